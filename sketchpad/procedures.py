@@ -1,0 +1,303 @@
+"""The procedures: signed addition and subtraction, long multiplication, long division,
+square root and gcd, each laid out on a sheet block and run as a generator (see runtime.py).
+
+A number on the sheet is a `Num`: a sign cell and its digit cells (units first).  Procedures
+pass numbers to one another by sharing cells; nothing is re-written.  Where a procedure must
+decide (which way to subtract, whether a trial subtraction fitted, when a gcd is done) it
+decides from a flag that a step emitted; where it must place things (which column, which
+row, how many columns a remainder keeps) it uses positions only.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .errors import InputError, StepperFault
+from .runtime import Probe, ask, expect, scan, together
+from .sheet import Cell, Row, Sheet
+from .symbols import (ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS,
+                      MUL, NEG, NONZERO_FLAG, ODD, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB,
+                      SWAP, ZERO_FLAG, ZT, View)
+
+
+class Num(NamedTuple):
+    sign: Cell
+    cells: list          # digit cells, units first, at least one
+
+    @property
+    def digits(self) -> str:
+        return "".join(c.sym for c in reversed(self.cells))
+
+    def value(self) -> int:
+        """Read a number off the sheet (reading writes nothing)."""
+        d = self.digits
+        if not d or any(ch not in DIGITS for ch in d):
+            raise StepperFault(f"a result row holds non-digit symbols: {d!r}")
+        if self.sign.sym not in "+-":
+            raise StepperFault(f"a result sign cell holds {self.sign.sym!r}")
+        from .numbers import to_int
+        v = to_int(d)
+        return -v if self.sign.sym == MINUS else v
+
+
+def canonical(cells: list) -> list:
+    """Drop leading zero cells (keeping one): a position choice, no symbol is written."""
+    n = len(cells)
+    while n > 1 and (cells[n - 1] is None or cells[n - 1].sym == "0"):
+        n -= 1
+    out = cells[:n]
+    if any(c is None for c in out):
+        raise StepperFault("a result row has a gap")
+    return out
+
+
+def _row(sheet: Sheet, name: str, num: Num | None = None, cells=None, offset=0) -> Row:
+    if num is not None:
+        return sheet.shared_row(name, num.cells, num.sign, offset)
+    return sheet.shared_row(name, cells or [], None, offset)
+
+
+def _sign_view(op, a: Row, b: Row | None, c: Row | None = None, ci: int = 0):
+    """The view of a sign decision: (op, sign of a, sign of b, flag cell)."""
+    bs = b.sign.sym if b is not None else BLANK
+    cs = c.sym(ci) if c is not None else BLANK
+    return View(op, a.sign.sym, bs, cs), ((a, "sign"), (b, "sign") if b is not None else None,
+                                         (c, ci) if c is not None else None)
+
+
+# ---------------------------------------------------------------- magnitudes
+
+def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
+    """x + y from column `start` up (columns below it are x's cells, shared)."""
+    carry = sheet.row("carry", offset)
+    out = sheet.row(name, offset)
+    for i in range(min(start, x.width())):
+        out.put(i, x.cells[i])
+    step, _ = yield from scan(ADD, x, y, carry, out, start)
+    expect(step, (HALT,), "addition")
+    return out
+
+
+def sub_rows(sheet: Sheet, x: Row, y: Row, name="diff", offset=0):
+    """x - y column by column; returns (row, final borrow symbol)."""
+    borrow = sheet.row("borrow", offset)
+    out = sheet.row(name, offset)
+    step, _ = yield from scan(SUB, x, y, borrow, out)
+    expect(step, (HALT,), "subtraction")
+    return out, step.flag
+
+
+def compare_rows(sheet: Sheet, x: Row, y: Row):
+    """Compare |x| and |y|; the final step writes <, = or > into a flag cell."""
+    flag = sheet.row("cmp")
+    step, _ = yield from scan(CMP_EQ, x, y)
+    expect(step, (HALT,), "comparison")
+    Sheet.write(flag, 0, step)
+    return flag
+
+
+def zero_test(sheet: Sheet, x: Row, name="zero?"):
+    flag = sheet.row(name)
+    step, _ = yield from scan(ZT, x)
+    expect(step, (HALT,), "zero test")
+    Sheet.write(flag, 0, step)
+    if step.sym not in (ZERO_FLAG, NONZERO_FLAG):
+        raise StepperFault(f"zero test wrote {step.sym!r}")
+    return flag
+
+
+def product_rows(sheet: Sheet, x: Row, y: Row):
+    """|x| * |y|: one partial-product row per digit of y, all rows advancing together (one
+    batch per column), then the rows added in, each shifted one more column."""
+    partial = []
+    gens = []
+    for j in range(y.width()):
+        carry = sheet.row(f"carry", j)
+        row = sheet.row(f"x{y.sym(j)}", j)
+        partial.append(row)
+        gens.append(_partial_row(x, y.cells[j], carry, row, y, j))
+    yield from together(gens)
+    total = partial[0]
+    for j in range(1, len(partial)):
+        shifted = Row(partial[j].name, [None] * j + partial[j].cells)   # not drawn twice
+        total = yield from add_rows(sheet, total, shifted, "sum", start=j)
+    return total
+
+
+def _partial_row(x: Row, digit_cell: Cell, carry: Row, out: Row, y: Row, j: int):
+    step, _ = yield from scan(MUL, x, None, carry, out, fixed=digit_cell)
+    expect(step, (HALT,), "partial product")
+    return out
+
+
+def increment(sheet: Sheet, x: Row, name="x+1", op=INC):
+    """x + 1 (or x + 2 with op ADD2): only the columns the carry reaches are written."""
+    out = sheet.row(name, x.offset)
+    step, i = yield from scan(op, x, None, None, out)
+    expect(step, (HALT,), "increment")
+    for k in range(i + 1, x.width()):
+        out.put(k, x.cells[k])
+    return out
+
+
+def divide_rows(sheet: Sheet, a: Row, b: Row):
+    """Long division of magnitudes |a| = q|b| + r, 0 <= r < |b|.
+
+    For each quotient position the runtime brings down one digit of a (sharing its cell) and
+    subtracts |b| until a subtraction borrows; a DQ step reads that borrow and the digit so far
+    and writes the next count, or declares the digit final.  The remainder keeps |b|'s width
+    plus one column; its top column is zero whenever the steps are right.
+    """
+    la, lb = a.width(), b.width()
+    quotient = sheet.row("q")
+    if la < lb:
+        rounds = [(0, list(a.cells))]
+        rem = None
+    else:
+        rounds = None
+        rem = a.cells[la - lb + 1:]
+    positions = range(la - lb, -1, -1) if rounds is None else [0]
+    for k in positions:
+        cur = rounds[0][1] if rounds is not None else [a.cells[k]] + rem[:lb]
+        r = _row(sheet, "r", cells=cur, offset=k)
+        for trial in range(10):
+            t, borrow = yield from sub_rows(sheet, r, b, "-b", offset=k)
+            step = yield from ask(View(DQ, borrow, quotient.sym(k), BLANK),
+                                  ((t, None), (quotient, k), None))
+            Sheet.write(quotient, k, step)
+            if expect(step, (SUB, HALT), "quotient digit") == HALT:
+                break
+            r = t
+        else:
+            raise StepperFault("a quotient digit counted past 9")
+        rem = r.cells
+    return quotient, rem[:max(lb, 1)]
+
+
+def sqrt_rows(sheet: Sheet, a: Row):
+    """Digit-by-digit square root: for each pair of digits, subtract 20p+1, 20p+3, ... until a
+    subtraction borrows; the count is the next root digit (a DQ step, as in division)."""
+    la = a.width()
+    root: list = []
+    rem: list = []
+    for p in range((la + 1) // 2 - 1, -1, -1):
+        r = _row(sheet, "r", cells=a.cells[2 * p:2 * p + 2] + rem, offset=2 * p)
+        proot = _row(sheet, "p", cells=root)
+        twice = yield from add_rows(sheet, proot, proot, "2p")
+        odd = sheet.row("20p+1", 2 * p)
+        step = yield from ask(View(ODD, BLANK, BLANK, BLANK), None)
+        expect(step, (HALT,), "odd number")
+        Sheet.write(odd, 0, step)
+        for i, c in enumerate(twice.cells):
+            odd.put(i + 1, c)
+        digit = sheet.row("digit")
+        for trial in range(10):
+            t, borrow = yield from sub_rows(sheet, r, odd, "-odd", offset=2 * p)
+            step = yield from ask(View(DQ, borrow, digit.sym(0), BLANK), ((t, None), (digit, 0), None))
+            Sheet.write(digit, 0, step)
+            if expect(step, (SUB, HALT), "root digit") == HALT:
+                break
+            r = t
+            odd = yield from increment(sheet, odd, "+2", op=ADD2)
+        else:
+            raise StepperFault("a root digit counted past 9")
+        root = [digit.cells[0]] + root
+        rem = r.cells[:len(root) + 1]
+    return root
+
+
+# ---------------------------------------------------------------- signed procedures
+
+def signed_add(sheet: Sheet, x: Num, y: Num, subtract=False):
+    op = SGN_SUB if subtract else SGN_ADD
+    a, b = _row(sheet, "a", x), _row(sheet, "b", y)
+    result_sign = sheet.row("sign")
+    view, where = _sign_view(op, a, b)
+    step = yield from ask(view, where)
+    if step.sym != BLANK:
+        Sheet.write(result_sign, "sign", step)
+    if expect(step, (ADD, CMP), "sign") == ADD:
+        out = yield from add_rows(sheet, a, b, "|a|+|b|")
+    else:
+        flag = yield from compare_rows(sheet, a, b)
+        view, where = _sign_view(op, a, b, flag, 0)
+        step = yield from ask(view, where)
+        Sheet.write(result_sign, "sign", step)
+        swap = expect(step, (SUB, SWAP), "sign") == SWAP
+        top, bottom = (b, a) if swap else (a, b)
+        out, borrow = yield from sub_rows(sheet, top, bottom, "|b|-|a|" if swap else "|a|-|b|")
+        if borrow != BLANK:
+            raise StepperFault("a subtraction after a comparison borrowed at the top")
+    return Num(result_sign.sign, canonical(out.cells))
+
+
+def signed_mul(sheet: Sheet, x: Num, y: Num):
+    a, b = _row(sheet, "a", x), _row(sheet, "b", y)
+    view, where = _sign_view(SGN_MUL, a, b)
+    step = yield from ask(view, where)
+    expect(step, (MUL,), "sign")
+    total = yield from product_rows(sheet, a, b)
+    Sheet.write(total, "sign", step)
+    return Num(total.sign, canonical(total.cells))
+
+
+def signed_divmod(sheet: Sheet, x: Num, y: Num):
+    """Floor division, as Python's // and %: q = floor(x / y), r = x - q*y, r has y's sign."""
+    a, b = _row(sheet, "a", x), _row(sheet, "b", y)
+    zf = yield from zero_test(sheet, b, "b=0?")
+    if zf.sym(0) == ZERO_FLAG:
+        raise InputError("division by zero")
+    q, rem = yield from divide_rows(sheet, a, b)
+    r = _row(sheet, "r", cells=canonical(rem))
+    rz = yield from zero_test(sheet, r, "r=0?")
+    view, where = _sign_view(SGN_DIV, a, b, rz, 0)
+    step = yield from ask(view, where)
+    if expect(step, (HALT, ADJ), "sign") == ADJ:
+        q = yield from increment(sheet, q, "q+1")
+        r, borrow = yield from sub_rows(sheet, b, r, "|b|-r")
+        if borrow != BLANK:
+            raise StepperFault("the remainder adjustment borrowed at the top")
+    Sheet.write(q, "sign", step)
+    Sheet.write(r, "sign", step, "flag")
+    return Num(q.sign, canonical(q.cells)), Num(r.sign, canonical(r.cells))
+
+
+def signed_isqrt(sheet: Sheet, x: Num):
+    a = _row(sheet, "a", x)
+    if a.sign.sym == MINUS and not (len(x.cells) == 1 and x.cells[0].sym == "0"):
+        raise InputError("square root of a negative number")
+    view, where = _sign_view(ABS, a, None)
+    step = yield from ask(view, where)
+    expect(step, (HALT,), "sign")
+    root = yield from sqrt_rows(sheet, a)
+    out = _row(sheet, "root", cells=root)
+    Sheet.write(out, "sign", step)
+    return Num(out.sign, canonical(out.cells))
+
+
+def signed_gcd(sheet: Sheet, x: Num, y: Num):
+    a, b = _row(sheet, "a", x), _row(sheet, "b", y)
+    view, where = _sign_view(ABS, a, None)
+    step = yield from ask(view, where)
+    expect(step, (HALT,), "sign")
+    limit = 5 * (a.width() + b.width()) + 10
+    for _ in range(limit):
+        zf = yield from zero_test(sheet, b, "b=0?")
+        if zf.sym(0) == ZERO_FLAG:
+            break
+        _, rem = yield from divide_rows(sheet, a, b)
+        a, b = b, _row(sheet, "r", cells=canonical(rem))
+    else:
+        raise StepperFault("gcd did not finish")
+    out = _row(sheet, "gcd", cells=a.cells)
+    Sheet.write(out, "sign", step)
+    return Num(out.sign, canonical(out.cells))
+
+
+def negate(sheet: Sheet, x: Num):
+    a = _row(sheet, "a", x)
+    view, where = _sign_view(NEG, a, None)
+    step = yield from ask(view, where)
+    expect(step, (HALT,), "sign")
+    out = _row(sheet, "-a", cells=a.cells)
+    Sheet.write(out, "sign", step)
+    return Num(out.sign, out.cells)

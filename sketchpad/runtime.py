@@ -1,0 +1,155 @@
+"""The fixed runtime: it moves the view, hands batches of views to a stepper, and writes
+what the steps say where the procedure says.  It never computes a symbol.
+
+Procedures are Python generators.  A procedure yields a list of probes (a view and the three
+sheet positions it was read from) and receives the list of steps for them.  `drive` sends
+each yielded list to the stepper as one batch, so independent work (the rows of a product)
+becomes one forward pass per view and one batch per column.  `together` runs several
+procedures in lock step and merges their requests into one batch.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from .errors import StepperFault
+from .sheet import Row, Sheet
+from .symbols import BLANK, HALT, SCAN_OPS, Step, View
+
+
+class Stepper(Protocol):
+    name: str
+
+    def __call__(self, views: list[View]) -> list[Step]: ...
+
+
+@dataclass
+class Counters:
+    forward_passes: int = 0
+    batches: int = 0
+    seconds: float = 0.0
+    stepper_seconds: float = 0.0
+    views: set = field(default_factory=set)
+
+    def as_dict(self) -> dict:
+        return {"forward_passes": self.forward_passes, "batches": self.batches,
+                "views_used": len(self.views), "seconds": round(self.seconds, 6),
+                "stepper_seconds": round(self.stepper_seconds, 6)}
+
+
+class Probe:
+    """A view plus where its cells were read (for drawing and traces only)."""
+    __slots__ = ("view", "where")
+
+    def __init__(self, view: View, where):
+        self.view = view
+        self.where = where
+
+
+class Run:
+    """One solve: the stepper, the counters, and optional trace of (view, step) pairs."""
+
+    def __init__(self, stepper: Stepper, trace: bool = False, on_batch: Callable | None = None):
+        self.stepper = stepper
+        self.counters = Counters()
+        self.trace: list | None = [] if trace else None
+        self.on_batch = on_batch
+        self.last_where = None
+
+    def drive(self, gen):
+        """Run a procedure generator to completion and return its value."""
+        c = self.counters
+        stepper = self.stepper
+        try:
+            probes = next(gen)
+            while True:
+                views = [p.view for p in probes]
+                t = time.perf_counter()
+                steps = stepper(views)
+                c.stepper_seconds += time.perf_counter() - t
+                if len(steps) != len(views):
+                    raise StepperFault(f"stepper returned {len(steps)} steps for {len(views)} views")
+                c.forward_passes += len(views)
+                c.batches += 1
+                c.views.update(views)
+                if self.trace is not None:
+                    self.trace.append([(v, s) for v, s in zip(views, steps)])
+                if self.on_batch is not None:
+                    self.on_batch(probes, steps)
+                self.last_where = probes[-1].where
+                probes = gen.send(steps)
+        except StopIteration as stop:
+            return stop.value
+
+
+def together(gens):
+    """Run procedure generators in lock step; each round's requests form one batch."""
+    gens = list(gens)
+    results = [None] * len(gens)
+    pending = {}
+    for k, g in enumerate(gens):
+        try:
+            pending[k] = next(g)
+        except StopIteration as stop:
+            results[k] = stop.value
+    while pending:
+        keys = list(pending)
+        batch = [p for k in keys for p in pending[k]]
+        steps = yield batch
+        at = 0
+        nxt = {}
+        for k in keys:
+            n = len(pending[k])
+            try:
+                nxt[k] = gens[k].send(steps[at:at + n])
+            except StopIteration as stop:
+                results[k] = stop.value
+            at += n
+        pending = nxt
+    return results
+
+
+def ask(view: View, where=None):
+    """Yield one view; return its step."""
+    steps = yield [Probe(view, where)]
+    return steps[0]
+
+
+def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
+         out: Row | None = None, start: int = 0, fixed=None):
+    """Walk columns upwards from `start`, presenting (op, x_i, y_i, carry_i).
+
+    `fixed` replaces y with one cell for every column (the multiplier digit of a product row).
+    Each step's symbol goes to out[i] and its carry to carry[i+1]; the scan goes on while the
+    step names a column operation and returns the last step and its column when it names a
+    control word.  A scan that runs past its operands is a stepper fault, never a hang.
+    """
+    i = start
+    limit = max(x.width(), y.width() if y is not None else 0) + 2
+    fixed_sym = fixed.sym if fixed is not None else BLANK
+    while True:
+        b = y.sym(i) if y is not None else fixed_sym
+        c = carry.sym(i) if carry is not None else BLANK
+        where = ((x, i), (y, i) if y is not None else (fixed, None), (carry, i) if carry is not None else None)
+        steps = yield [Probe(View(op, x.sym(i), b, c), where)]
+        step = steps[0]
+        if out is not None and step.sym != BLANK:
+            Sheet.write(out, i, step)
+        if carry is not None and step.flag != BLANK:
+            Sheet.write(carry, i + 1, step, "flag")
+        if step.next not in SCAN_OPS:
+            return step, i
+        op = step.next
+        i += 1
+        if i > limit:
+            raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def expect(step: Step, allowed: tuple, where: str) -> str:
+    if step.next not in allowed:
+        raise StepperFault(f"{where}: stepper chose {step.next!r}, expected one of {allowed}")
+    return step.next
+
+
+__all__ = ["Counters", "Probe", "Run", "Stepper", "ask", "expect", "scan", "together", "HALT"]

@@ -1,0 +1,108 @@
+"""The view set V: every view the runtime can present, each with a witness problem.
+
+V is found by running the reference stepper over a fixed corpus of small problems (every
+procedure, every sign combination, lengths 1-4), in order of size, and keeping for each view
+the first problem that presented it.  Completeness is tested from both sides: every witness
+presents its view, and property tests with long random operands present only views in V.
+The committed export (sketchpad/data/views.jsonl) is what models are trained and certified
+on; a test checks that it equals a fresh enumeration.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+from .reference import reference_step
+from .symbols import OPS, View, view_from_key
+
+EXPORT_PATH = Path(__file__).parent / "data" / "views.jsonl"
+
+
+def corpus():
+    """The witness corpus, smallest problems first.  Deterministic."""
+    small = list(range(0, 13)) + [19, 25, 50, 91, 99, 100, 101, 109, 190, 999, 1000]
+    for a in small:
+        for b in small:
+            for sa in ("", "-"):
+                for sb in ("", "-"):
+                    x, y = f"{sa}{a}", f"{sb}{b}"
+                    yield f"{x} + {y}"
+                    yield f"{x} - {y}"
+                    yield f"{x} * {y}"
+                    if b:
+                        yield f"{x} // {y}"
+                    yield f"gcd({x}, {y})"
+        yield f"sqrt({a})"
+        yield f"-({a} + 1)"
+        yield f"-(-{a} - 1)"
+    rnd = random.Random(20261129)
+    for _ in range(4000):
+        a = rnd.randint(0, 10 ** rnd.randint(1, 4))
+        b = rnd.randint(0, 10 ** rnd.randint(1, 4))
+        sa, sb = rnd.choice(("", "-")), rnd.choice(("", "-"))
+        x, y = f"{sa}{a}", f"{sb}{b}"
+        yield f"{x} + {y}"
+        yield f"{x} - {y}"
+        yield f"{x} * {y}"
+        if b:
+            yield f"{x} // {y}"
+        yield f"gcd({x}, {y})"
+        yield f"sqrt({a})"
+
+
+def enumerate_views(progress: bool = False) -> dict[View, str]:
+    """Run the corpus with the reference stepper; return {view: witness expression}."""
+    from .solve import solve
+    seen: dict[View, str] = {}
+    items = list(corpus())
+    if progress:
+        from tqdm import tqdm
+        items = tqdm(items, desc="enumerating views", unit="problem")
+    for expr in items:
+        for v in solve(expr).views:
+            if v not in seen:
+                seen[v] = expr
+    return dict(sorted(seen.items(), key=lambda kv: (OPS.index(kv[0].op), kv[0])))
+
+
+def export_lines(views: dict[View, str]) -> list[str]:
+    lines = []
+    for v, w in views.items():
+        s = reference_step(v)
+        lines.append(json.dumps({"view": list(v), "step": list(s), "witness": w}, separators=(",", ":")))
+    return lines
+
+
+def write_export(path: Path, views: dict[View, str]) -> str:
+    text = "\n".join(export_lines(views)) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def load(path: Path | None = None) -> list[dict]:
+    """The committed view set: [{view: View, step: Step, witness: str}]."""
+    from .symbols import Step
+    p = Path(path) if path else EXPORT_PATH
+    out = []
+    for line in p.read_text().splitlines():
+        d = json.loads(line)
+        out.append({"view": View(*d["view"]), "step": Step(*d["step"]), "witness": d["witness"]})
+    return out
+
+
+def view_set(path: Path | None = None) -> frozenset:
+    return frozenset(d["view"] for d in load(path))
+
+
+def file_sha256(path: Path | None = None) -> str:
+    return hashlib.sha256((Path(path) if path else EXPORT_PATH).read_bytes()).hexdigest()
+
+
+def counts_by_op(views) -> dict[str, int]:
+    c = Counter(v.op for v in views)
+    return {op: c[op] for op in OPS if c[op]}
