@@ -1,0 +1,48 @@
+"""The `sketchpad` command.  Each subcommand lives in sketchpad/commands/<name>.py and exposes
+`register(subparsers)`; the parser it adds sets `func(args) -> exit code`.
+
+Exit codes: 0 success, 1 a check failed (e.g. a certificate), 2 bad input, 3 stepper fault.
+User errors print one line on stderr, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from . import __version__
+from .errors import SketchpadError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):              # argparse's usage errors: one line, exit 2
+        self.exit(2, f"sketchpad: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="sketchpad", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"sketchpad {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    from . import commands
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except SketchpadError as e:
+        print(f"sketchpad: error: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("sketchpad: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

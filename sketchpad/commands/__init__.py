@@ -1,0 +1,1 @@
+"""One module per `sketchpad` subcommand; each defines register(subparsers)."""

@@ -1,0 +1,66 @@
+"""`sketchpad solve "EXPR"`: evaluate an integer expression on the sheet."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..errors import InputError
+
+
+def register(sub):
+    p = sub.add_parser("solve", help="evaluate an integer expression on the sheet")
+    p.add_argument("expr", help='the expression, e.g. "12345 * -678 + gcd(84, 36)"; "-" reads standard input')
+    p.add_argument("--stepper", choices=("reference", "model"), default=None,
+                   help="who computes the steps (default: the shipped model when present)")
+    p.add_argument("--model", metavar="DIR", help="a model directory (implies --stepper model)")
+    p.add_argument("--backend", choices=("torch", "onnx"), default="torch", help="how the model runs")
+    p.add_argument("--gate", type=float, default=1.0, help="adapter gate (1 = sheet executor)")
+    p.add_argument("--allow-uncertified", action="store_true",
+                   help="run a model that has no passing certificate for this backend")
+    p.add_argument("--json", action="store_true", help="print result and counters as JSON")
+    p.add_argument("--sheet", metavar="OUT.png", help="draw the final sheet to a PNG file")
+    p.add_argument("--trace", action="store_true", help="print every view and step")
+    p.add_argument("--max-digits", type=int, default=None, help="size limit for any number")
+    p.set_defaults(func=run)
+
+
+def default_stepper_name() -> str:
+    try:
+        from ..model import stepper as _  # noqa: F401
+        return "model"
+    except ImportError:
+        return "reference"
+
+
+def make_stepper(args):
+    name = args.stepper or ("model" if args.model else default_stepper_name())
+    if name == "reference":
+        return "reference"
+    from ..model.stepper import load_stepper
+    return load_stepper(args.model, backend=args.backend, gate=args.gate,
+                        allow_uncertified=args.allow_uncertified)
+
+
+def run(args) -> int:
+    from ..expr import Limits
+    from ..solve import solve
+    expr = sys.stdin.read() if args.expr == "-" else args.expr
+    if args.max_digits is not None:
+        if args.max_digits < 1:
+            raise InputError("--max-digits must be positive")
+        limits = Limits(max_digits=args.max_digits)
+    else:
+        limits = Limits()
+    sol = solve(expr.strip(), make_stepper(args), trace=args.trace, limits=limits)
+    if args.trace:
+        for k, batch in enumerate(sol.trace):
+            for v, s in batch:
+                print(f"batch {k:6d}  {v.op:5} {v.a}{v.b}{v.c}  ->  {s.sym}{s.flag} {s.next}")
+    if args.sheet:
+        from ..render import render_png
+        render_png(sol.worksheet, args.sheet, highlight=sol.last_where)
+    if args.json:
+        print(json.dumps(sol.as_dict()))
+    else:
+        print(sol.as_dict()["result"])
+    return 0
