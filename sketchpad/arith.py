@@ -28,6 +28,7 @@ class OpRecord:
 @dataclass
 class Arithmetic:
     stepper: object = "reference"
+    parallel: bool = True
     limits: Limits = field(default_factory=Limits)
     log: list = field(default_factory=list)
 
@@ -41,7 +42,7 @@ class Arithmetic:
             raise InputError(f"{op} needs integers, got {[type(a).__name__ for a in args]}")
         nums = [operand_of(a) for a in args]
         _check(self.limits, op, *nums)
-        run = Run(self._stepper)
+        run = Run(self._stepper, parallel=self.parallel)
         out = run.drive(proc(Worksheet().new(title), *nums))
         value = out.value() if isinstance(out, P.Num) else tuple(n.value() for n in out)
         c = run.counters

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .errors import InputError, StepperFault
-from .runtime import Probe, ask, expect, scan, together
+from .runtime import PARALLEL, ask, expect, scan, together
 from .sheet import Cell, Row, Sheet
 from .symbols import (ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS,
                       MUL, NEG, NONZERO_FLAG, ODD, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB,
@@ -116,11 +116,29 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
         partial.append(row)
         gens.append(_partial_row(x, y.cells[j], carry, row, y, j))
     yield from together(gens)
+    if PARALLEL.get():
+        return (yield from _sum_tree(sheet, [(row, j) for j, row in enumerate(partial)]))
     total = partial[0]
     for j in range(1, len(partial)):
         shifted = Row(partial[j].name, [None] * j + partial[j].cells)   # not drawn twice
         total = yield from add_rows(sheet, total, shifted, "sum", start=j)
     return total
+
+
+def _sum_tree(sheet: Sheet, items: list):
+    """Add shifted rows pairwise, all pairs of a level together: log2(rows) levels."""
+    while len(items) > 1:
+        gens = []
+        for k in range(0, len(items) - 1, 2):
+            (r1, s1), (r2, s2) = items[k], items[k + 1]
+            shifted = Row(r2.name, [None] * (s2 - s1) + r2.cells)
+            gens.append(add_rows(sheet, r1, shifted, "sum", start=s2 - s1, offset=s1))
+        sums = yield from together(gens)
+        nxt = [(row, items[2 * k][1]) for k, row in enumerate(sums)]
+        if len(items) % 2:
+            nxt.append(items[-1])
+        items = nxt
+    return items[0][0]
 
 
 def _partial_row(x: Row, digit_cell: Cell, carry: Row, out: Row, y: Row, j: int):

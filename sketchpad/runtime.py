@@ -9,13 +9,28 @@ procedures in lock step and merges their requests into one batch.
 """
 from __future__ import annotations
 
+import contextvars
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from .errors import StepperFault
 from .sheet import Row, Sheet
-from .symbols import BLANK, HALT, SCAN_OPS, Step, View
+from .symbols import (ADD, ADD2, BLANK, CMP_EQ, CMP_GT, CMP_LT, HALT, INC, SCAN_OPS, SUB, ZT,
+                      Step, View)
+
+# Parallel (carry-select) mode: a scan presents every column at once, under every state the
+# column could be entered in, then follows the states the steps emitted.  The states of each
+# family are the (operation, carry) pairs a scan of that family can pass between columns.
+PARALLEL = contextvars.ContextVar("sketchpad_parallel", default=True)
+FAMILIES = {
+    ADD: ((ADD, BLANK), (ADD, "1")),
+    SUB: ((SUB, BLANK), (SUB, "1")),
+    CMP_EQ: ((CMP_EQ, BLANK), (CMP_LT, BLANK), (CMP_GT, BLANK)),
+    ZT: ((ZT, BLANK),),
+    INC: ((INC, BLANK),),
+    ADD2: ((INC, BLANK),),
+}
 
 
 class Stepper(Protocol):
@@ -50,8 +65,10 @@ class Probe:
 class Run:
     """One solve: the stepper, the counters, and optional trace of (view, step) pairs."""
 
-    def __init__(self, stepper: Stepper, trace: bool = False, on_batch: Callable | None = None):
+    def __init__(self, stepper: Stepper, trace: bool = False, on_batch: Callable | None = None,
+                 parallel: bool = True):
         self.stepper = stepper
+        self.parallel = parallel
         self.counters = Counters()
         self.trace: list | None = [] if trace else None
         self.on_batch = on_batch
@@ -59,6 +76,13 @@ class Run:
 
     def drive(self, gen):
         """Run a procedure generator to completion and return its value."""
+        token = PARALLEL.set(self.parallel)
+        try:
+            return self._drive(gen)
+        finally:
+            PARALLEL.reset(token)
+
+    def _drive(self, gen):
         c = self.counters
         stepper = self.stepper
         try:
@@ -125,8 +149,10 @@ def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
     step names a column operation and returns the last step and its column when it names a
     control word.  A scan that runs past its operands is a stepper fault, never a hang.
     """
-    i = start
     limit = max(x.width(), y.width() if y is not None else 0) + 2
+    if op in FAMILIES and PARALLEL.get():
+        return (yield from _scan_select(op, x, y, carry, out, start, limit))
+    i = start
     fixed_sym = fixed.sym if fixed is not None else BLANK
     while True:
         b = y.sym(i) if y is not None else fixed_sym
@@ -144,6 +170,35 @@ def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
         i += 1
         if i > limit:
             raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def _scan_select(op: str, x: Row, y: Row | None, carry: Row | None, out: Row | None,
+                 start: int, limit: int):
+    """Carry-select scan: one batch with every column under every state of the family (the
+    first column only under its real state), then follow the emitted states column by column.
+    Only the followed steps are written, so the sheet equals the sequential scan's sheet."""
+    first = (op, carry.sym(start) if carry is not None else BLANK)
+    probes, index = [], {}
+    for i in range(start, limit):
+        where = ((x, i), (y, i) if y is not None else None, (carry, i) if carry is not None else None)
+        for state in ((first,) if i == start else FAMILIES[op]):
+            index[(i, state)] = len(probes)
+            probes.append(Probe(View(state[0], x.sym(i), y.sym(i) if y is not None else BLANK, state[1]), where))
+    steps = yield probes
+    state = first
+    for i in range(start, limit):
+        k = index.get((i, state))
+        if k is None:
+            raise StepperFault(f"stepper moved a {op} scan to state {state}, outside its family")
+        step = steps[k]
+        if out is not None and step.sym != BLANK:
+            Sheet.write(out, i, step)
+        if carry is not None and step.flag != BLANK:
+            Sheet.write(carry, i + 1, step, "flag")
+        if step.next not in SCAN_OPS:
+            return step, i
+        state = (step.next, step.flag if carry is not None else BLANK)
+    raise StepperFault(f"a {op} scan did not halt after {limit} columns")
 
 
 def expect(step: Step, allowed: tuple, where: str) -> str:

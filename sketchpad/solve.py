@@ -62,11 +62,13 @@ def _check(limits: Limits, op: str, *nums: Num) -> None:
                              f"{limits.max_quadratic_digits:,}")
 
 
-def solve(expr: str, stepper=None, *, trace: bool = False, limits: Limits = Limits(),
-          on_batch=None) -> Solution:
+def solve(expr: str, stepper=None, *, parallel: bool = True, trace: bool = False,
+          limits: Limits = Limits(), on_batch=None) -> Solution:
+    """Evaluate `expr` on the sheet.  `parallel=False` is the one-view-per-pass sequential
+    mode; the default carry-select mode presents the same kind of views in far fewer batches."""
     tree = parse(expr, limits)
     st = get_stepper(stepper)
-    run = Run(st, trace=trace, on_batch=on_batch)
+    run = Run(st, trace=trace, on_batch=on_batch, parallel=parallel)
     ws = Worksheet()
     t0 = time.perf_counter()
 

@@ -17,6 +17,8 @@ def register(sub):
     p.add_argument("--gate", type=float, default=1.0, help="adapter gate (1 = sheet executor)")
     p.add_argument("--allow-uncertified", action="store_true",
                    help="run a model that has no passing certificate for this backend")
+    p.add_argument("--sequential", action="store_true",
+                   help="one view per forward pass (default: carry-select parallel batches)")
     p.add_argument("--json", action="store_true", help="print result and counters as JSON")
     p.add_argument("--sheet", metavar="OUT.png", help="draw the final sheet to a PNG file")
     p.add_argument("--trace", action="store_true", help="print every view and step")
@@ -51,7 +53,8 @@ def run(args) -> int:
         limits = Limits(max_digits=args.max_digits)
     else:
         limits = Limits()
-    sol = solve(expr.strip(), make_stepper(args), trace=args.trace, limits=limits)
+    sol = solve(expr.strip(), make_stepper(args), parallel=not args.sequential, trace=args.trace,
+                limits=limits)
     if args.trace:
         for k, batch in enumerate(sol.trace):
             for v, s in batch:
