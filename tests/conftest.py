@@ -1,0 +1,12 @@
+import os
+import sys
+
+from hypothesis import settings
+
+settings.register_profile("default", deadline=None, max_examples=60, derandomize=True)
+settings.register_profile("slow", deadline=None, max_examples=600)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
