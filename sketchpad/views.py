@@ -2,7 +2,10 @@
 
 V is found by running the reference stepper, in the sequential (one view per pass) mode, over
 a fixed corpus of small problems (every procedure, every sign combination, lengths 1-4), in
-order of size, keeping for each view the first problem that presented it.  The parallel
+order of size.  Each view's witness is the first problem that presents it *decisively*: one
+where some wrong step on that view (`faults.wrong_steps`: a wrong digit, carry or next
+operation) changes the run's outcome (another value, or a fault).  A view met in a discarded
+trial subtraction is thus witnessed by a problem where its digit survives, when one exists.  The parallel
 carry-select mode presents each column under every state of its scan family; every such view
 is already in V (tested), so one certificate covers both modes.  Completeness is tested from both sides: every witness
 presents its view, and property tests with long random operands present only views in V.
@@ -56,19 +59,48 @@ def corpus():
         yield f"sqrt({a})"
 
 
+CANDIDATES = 400      # problems kept per view while looking for a decisive witness
+
+
 def enumerate_views(progress: bool = False) -> dict[View, str]:
     """Run the corpus with the reference stepper; return {view: witness expression}."""
     from .solve import solve
-    seen: dict[View, str] = {}
+    seen: dict[View, list] = {}
     items = list(corpus())
     if progress:
         from tqdm import tqdm
         items = tqdm(items, desc="enumerating views", unit="problem")
     for expr in items:
         for v in solve(expr, parallel=False).views:
-            if v not in seen:
-                seen[v] = expr
-    return dict(sorted(seen.items(), key=lambda kv: (OPS.index(kv[0].op), kv[0])))
+            cands = seen.setdefault(v, [])
+            if len(cands) < CANDIDATES:
+                cands.append(expr)
+    chosen = {v: next((e for e in cands if is_decisive(v, e)), cands[0]) for v, cands in seen.items()}
+    return dict(sorted(chosen.items(), key=lambda kv: (OPS.index(kv[0].op), kv[0])))
+
+
+def run_outcome(expr: str, stepper) -> object:
+    """A run's outcome: its value, or the kind of error it stopped with."""
+    from .errors import SketchpadError
+    from .solve import solve
+    try:
+        return solve(expr, stepper, parallel=False).value
+    except SketchpadError as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def decisive_wrong_step(view: View, expr: str):
+    """The first wrong step on `view` that changes the outcome of `expr`'s run, or None."""
+    from .faults import OneWrongStepper, wrong_steps
+    right = run_outcome(expr, "reference")
+    for wrong in wrong_steps(view):
+        if run_outcome(expr, OneWrongStepper(view, wrong)) != right:
+            return wrong
+    return None
+
+
+def is_decisive(view: View, expr: str) -> bool:
+    return decisive_wrong_step(view, expr) is not None
 
 
 def export_lines(views: dict[View, str]) -> list[str]:
