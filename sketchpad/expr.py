@@ -65,6 +65,8 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
     except SyntaxError as e:
         col = f" at column {e.offset}" if e.offset else ""
         raise InputError(f"syntax error{col}: {e.msg}") from None
+    except (RecursionError, MemoryError):
+        raise InputError("the expression is nested too deeply") from None
     count = [0]
 
     def walk(node) -> tuple:
