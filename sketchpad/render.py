@@ -45,10 +45,12 @@ def render_png(worksheet, path, highlight=None) -> None:
         r = obj
         is_flag_row = r.name in ("carry", "borrow")
         d.text((4, y + 3), r.name[:9], fill="gray", font=small)
+        for (rid, i) in hl:
+            if rid == id(r) and isinstance(i, int) and i + r.offset < cols:
+                x = right - CELL_W * (i + r.offset)
+                d.rectangle([x, y, x + CELL_W - 1, y + CELL_H - 2], fill="#ffe08a", outline="#d08000")
         for i in range(min(r.width(), cols)):
             x = right - CELL_W * (i + r.offset)
-            if (id(r), i) in hl:
-                d.rectangle([x, y, x + CELL_W - 1, y + CELL_H - 2], fill="#ffe08a", outline="#d08000")
             sym = r.sym(i)
             if sym != BLANK:
                 d.text((x + 3, y + (1 if not is_flag_row else 6)), sym,
