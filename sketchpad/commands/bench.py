@@ -1,0 +1,58 @@
+"""`sketchpad bench SET --backend B`: run a pre-registered problem set and check every answer."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def register(sub):
+    p = sub.add_parser("bench", help="run a pre-registered problem set and check every answer")
+    p.add_argument("set", help="mixed-200, sums-products-220, or a path to a JSONL problem file")
+    p.add_argument("--backend", choices=("reference", "torch", "onnx", "browser"), default="torch")
+    p.add_argument("--model", metavar="DIR", help="model directory (default: the shipped model)")
+    p.add_argument("--sequential", action="store_true", help="one view per forward pass")
+    p.add_argument("--limit", type=int, help="only the first N problems")
+    p.add_argument("--out", metavar="RESULTS.json", help="write per-problem results and the summary")
+    p.add_argument("--md", metavar="TABLE.md", help="write the summary as a Markdown table")
+    p.add_argument("--allow-uncertified", action="store_true")
+    p.set_defaults(func=run)
+
+
+def _solver(args):
+    from ..solve import solve
+    if args.backend == "browser":
+        from ..browser_bench import BrowserSolver
+        return BrowserSolver(model=args.model, parallel=not args.sequential)
+    if args.backend == "reference":
+        stepper = "reference"
+    else:
+        from ..model.stepper import load_stepper
+        stepper = load_stepper(args.model, backend=args.backend, allow_uncertified=args.allow_uncertified)
+
+    def fn(expr):
+        return solve(expr, stepper, parallel=not args.sequential).as_dict()
+    return fn
+
+
+def run(args) -> int:
+    from .. import bench
+    problems = bench.load_problems(args.set)[: args.limit]
+    solver = _solver(args)
+    try:
+        rows = bench.run_set(problems, solver)
+    finally:
+        getattr(solver, "close", lambda: None)()
+    s = bench.summarise(rows)
+    env = bench.environment()
+    name = Path(args.set).stem
+    md = bench.markdown(name, args.backend + (" sequential" if args.sequential else ""), s, env)
+    print(md)
+    if args.out:
+        Path(args.out).write_text(json.dumps({"set": name, "backend": args.backend, "summary": s,
+                                              "environment": env, "problems": rows}, indent=1))
+    if args.md:
+        Path(args.md).write_text(md)
+    failed = [r["id"] for r in rows if not r["ok"]]
+    if failed:
+        print(f"FAILED: {', '.join(failed[:20])}{' ...' if len(failed) > 20 else ''}")
+    return 1 if failed else 0
