@@ -1,0 +1,94 @@
+"""The PyTorch side of an export: a model directory (or a loaded model) seen as
+  encode(view) -> token ids, steps (logit index -> Step), torch_logits(views, gate),
+  step_module(gated) -> nn.Module for the exporter, describe() -> what the export came from.
+
+The model itself (base LM, gated LoRA, tokenizer) is sketchpad.model's; nothing is re-implemented.
+"""
+from __future__ import annotations
+
+import torch
+
+from sketchpad.model.backbone import forward_logits
+
+
+class GatedStepLogits(torch.nn.Module):
+    """(input_ids [B, L], gate [1]) -> step logits [B, S]: the gate becomes a graph input.
+
+    AdapterGate multiplies every lora_B output by its `value` tensor; for the trace we point
+    `value` at the graph input instead of a constant, then put the real tensor back.
+    """
+
+    def __init__(self, model, gate, step_ids: torch.Tensor):
+        super().__init__()
+        self.model, self.gate = model, gate
+        self.register_buffer("step_ids", step_ids.clone(), persistent=False)
+
+    def forward(self, input_ids, gate):
+        saved = self.gate.value
+        self.gate.value = gate
+        try:
+            return forward_logits(self.model, input_ids)[:, self.step_ids]
+        finally:
+            self.gate.value = saved
+
+
+class BaseStepLogits(torch.nn.Module):
+    """input_ids -> step logits of the base LM alone (the adapter disabled, not gated)."""
+
+    def __init__(self, model, step_ids: torch.Tensor):
+        super().__init__()
+        self.model = model
+        self.register_buffer("step_ids", step_ids.clone(), persistent=False)
+
+    def forward(self, input_ids):
+        with self.model.disable_adapter():
+            return forward_logits(self.model, input_ids)[:, self.step_ids]
+
+
+class Handle:
+    def __init__(self, model, gate, tokenizer, description: dict):
+        self.model, self.gate, self.tok = model.eval(), gate, tokenizer
+        self.steps = list(tokenizer.steps)
+        self._description = description
+
+    def encode(self, view) -> list[int]:
+        return self.tok.encode([view])[0].tolist()
+
+    def step_module(self, gated: bool = True) -> torch.nn.Module:
+        if gated:
+            return GatedStepLogits(self.model, self.gate, self.tok.step_ids)
+        return BaseStepLogits(self.model, self.tok.step_ids)
+
+    @torch.no_grad()
+    def torch_logits(self, views, gate: float = 1.0, batch: int = 4096):
+        saved = float(self.gate.value[0])
+        self.gate.set(gate)
+        try:
+            parts = [forward_logits(self.model, self.tok.encode(views[i:i + batch]))[:, self.tok.step_ids]
+                     for i in range(0, len(views), batch)]
+        finally:
+            self.gate.set(saved)
+        return torch.cat(parts).numpy()
+
+    def describe(self) -> dict:
+        return dict(self._description)
+
+
+def load(model_dir) -> Handle:
+    """A model directory as sketchpad.model loads it (base/, adapter/, sketchpad_vocab.json)."""
+    from pathlib import Path
+
+    from sketchpad.model.adapter import load_adapted
+    model_dir = Path(model_dir)
+    model, tok, gate = load_adapted(model_dir, gate=1.0)
+    return Handle(model, gate, tok, model_files(model_dir))
+
+
+def model_files(model_dir) -> dict:
+    """sha256 of every file that defines the model (what a certificate names)."""
+    import hashlib
+    from pathlib import Path
+    root = Path(model_dir)
+    files = sorted(p for sub in ("base", "adapter") for p in (root / sub).rglob("*") if p.is_file())
+    files += [p for p in (root / "sketchpad_vocab.json",) if p.is_file()]
+    return {"files": {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}}

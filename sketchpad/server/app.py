@@ -1,0 +1,161 @@
+"""The FastAPI application.
+
+Routes (the OpenAPI schema is FastAPI's own, at /openapi.json and /docs):
+  POST /api/solve          {"expr": "..."} -> result and counters; bad input -> 400 {"error": ...}
+  GET  /api/views          the view set V with each view's expected step
+  GET  /api/model          the served model: file hashes, committed certificates
+  POST /api/certificates   record a certificate a browser produced (checked before it is kept)
+  GET  /api/certificates   the recorded certificates, newest first
+  /vendor/ort/*            ONNX Runtime Web's JS and wasm, served from node_modules (npm ci)
+  /model/*                 the served model's ONNX export (model.onnx, model.json)
+  /*                       the static page in web/
+Everything is local: the page loads no asset from another origin, so it works offline.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fastapi import Body, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from .. import __version__
+from ..errors import InputError, StepperFault
+from .static import add_isolation_headers
+from .store import CertificateStore
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Settings:
+    db_path: str = str(Path.home() / ".sketchpad" / "certificates.sqlite")
+    web_dir: Path = REPO / "web"
+    ort_dir: Path = REPO / "node_modules" / "onnxruntime-web" / "dist"
+    model_dir: Path | None = None          # None: the shipped default model, when present
+    stepper: str = "reference"             # who answers /api/solve: "reference" or "model"
+    backend: str = "onnx"                  # how a "model" stepper runs
+    allow_uncertified: bool = False
+    max_digits: int | None = None          # None: the CLI's default limits
+    extra: dict = field(default_factory=dict)
+
+
+class SolveRequest(BaseModel):
+    expr: str = Field(..., description='an expression in the CLI language, e.g. "123 * -45 + gcd(84, 36)"')
+    max_digits: int | None = Field(None, ge=1, description="a lower size limit than the server's")
+
+
+class _Locked:
+    """Model steppers hold one session and one gate; answer one batch at a time."""
+
+    def __init__(self, stepper):
+        self._stepper, self._lock = stepper, threading.Lock()
+        self.name = getattr(stepper, "name", type(stepper).__name__)
+
+    def __call__(self, views):
+        with self._lock:
+            return self._stepper(views)
+
+
+def _error(status: int, message: str, **extra) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    from . import models
+    s = settings or Settings()
+    app = FastAPI(title="Sketchpad", version=__version__,
+                  description="Long arithmetic by a model that sees three cells at a time, certified on every view.")
+    app.state.settings = s
+    app.state.store = CertificateStore(s.db_path)
+    served = models.ServedModel.find(s.model_dir)
+    app.state.model = served
+    stepper_lock = threading.Lock()
+    add_isolation_headers(app)
+
+    def stepper():
+        # Built on first use so that the server starts fast and a reference server needs no model.
+        if s.stepper == "reference":
+            return "reference"
+        with stepper_lock:
+            if "stepper" not in s.extra:
+                if served is None:
+                    raise InputError("this server has no model to solve with")
+                from ..model.stepper import load_stepper
+                s.extra["stepper"] = _Locked(load_stepper(str(served.model_dir), backend=s.backend, gate=1.0,
+                                                          allow_uncertified=s.allow_uncertified))
+            return s.extra["stepper"]
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        parts = ["/".join(str(p) for p in e.get("loc", ()) if p != "body") + ": " + e.get("msg", "") for e in exc.errors()]
+        return _error(422, "invalid request: " + "; ".join(parts), detail=jsonable(exc.errors()))
+
+    @app.post("/api/solve")
+    def api_solve(req: SolveRequest):
+        from ..expr import Limits
+        from ..solve import solve
+        limits = Limits() if s.max_digits is None else Limits(max_digits=s.max_digits)
+        if req.max_digits is not None:
+            limits = Limits(max_digits=min(req.max_digits, limits.max_digits),
+                            max_quadratic_digits=min(req.max_digits, limits.max_quadratic_digits))
+        try:
+            sol = solve(req.expr.strip(), stepper(), limits=limits)
+        except InputError as e:
+            return _error(400, str(e))
+        except StepperFault as e:        # the model's fault, not the user's: say so, never guess
+            return _error(500, f"stepper fault: {e}")
+        return {"expr": req.expr, **sol.as_dict()}
+
+    @app.get("/api/views")
+    def api_views():
+        from .. import views
+        rows = views.load()
+        return {"count": len(rows), "sha256": views.file_sha256(),
+                "by_operation": views.counts_by_op([r["view"] for r in rows]),
+                "views": [{"view": list(r["view"]), "step": list(r["step"]), "witness": r["witness"]} for r in rows]}
+
+    @app.get("/api/model")
+    def api_model():
+        if served is None:
+            return _error(404, "this server has no model (stepper: reference)")
+        return served.describe(app.state.store)
+
+    @app.post("/api/certificates", status_code=201)
+    def api_add_certificate(cert: dict = Body(..., description="a certificate JSON as the certifier writes it")):
+        try:
+            checked = models.check_uploaded(cert, served)
+        except InputError as e:
+            return _error(400 if not isinstance(e, models.UnknownModel) else 404, str(e))
+        stored = app.state.store.add(cert, checked["model_sha256"], checked["backend"], checked["passed"])
+        return {**stored, **checked}
+
+    @app.get("/api/certificates")
+    def api_certificates(limit: int = 100):
+        return {"certificates": app.state.store.list(max(1, min(limit, 1000)))}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def _favicon():                      # browsers ask for it; an empty answer keeps logs clean
+        from fastapi.responses import Response
+        return Response(status_code=204)
+
+    if s.ort_dir.is_dir():
+        app.mount("/vendor/ort", StaticFiles(directory=s.ort_dir), name="ort")
+    else:
+        @app.get("/vendor/ort/{path:path}")
+        def _no_ort(path: str):
+            return _error(404, f"ONNX Runtime Web is not installed at {s.ort_dir}: run `npm ci` in the repository")
+    if served is not None and served.onnx_dir is not None:
+        app.mount("/model", StaticFiles(directory=served.onnx_dir), name="model")
+    if s.web_dir.is_dir():
+        app.mount("/", StaticFiles(directory=s.web_dir, html=True), name="web")
+    return app
+
+
+def jsonable(x):
+    from fastapi.encoders import jsonable_encoder
+    return jsonable_encoder(x, custom_encoder={Exception: str})

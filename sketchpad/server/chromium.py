@@ -1,0 +1,46 @@
+"""Headless Debian chromium driven by Playwright (the Python package; no browser download).
+
+The flags are the ones known to work on our machines (see ../shared/ENVIRONMENT.md): new
+headless mode, no sandbox (we run as root in CI), nothing that phones home, a fresh profile (Playwright's own).
+WebGPU is off unless asked for: with --enable-unsafe-webgpu and no GPU, Chromium offers only
+a SwiftShader fallback adapter, which the page does not pick on its own.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+
+CHROMIUM = os.environ.get("SKETCHPAD_CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
+         "--disable-default-apps", "--mute-audio"]
+
+
+def available() -> str | None:
+    """Why the browser cannot run here, or None when it can."""
+    if not os.path.exists(CHROMIUM):
+        return f"{CHROMIUM} is absent (apt-get install -y chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed"
+    return None
+
+
+@contextlib.contextmanager
+def browser(webgpu: bool = False):
+    """Yield a Playwright Browser on Debian's chromium."""
+    from playwright.sync_api import sync_playwright
+    why = available()
+    if why:
+        raise RuntimeError(why)
+    args = list(FLAGS)
+    if webgpu:
+        args += ["--enable-unsafe-webgpu", "--enable-features=Vulkan"]
+    with sync_playwright() as pw:      # Playwright gives each launch a fresh temporary profile
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=args, headless=True,
+                               ignore_default_args=["--headless", "--disable-gpu"])
+        try:
+            yield b
+        finally:
+            b.close()

@@ -1,0 +1,37 @@
+"""A real server in a background thread on 127.0.0.1 (an ephemeral port by default), for the
+browser tests, the browser certification backend and the browser benchmark."""
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running(settings=None, port: int | None = None, timeout: float = 30):
+    """Yield the base URL of a started server; stop it on exit."""
+    import uvicorn
+
+    from .app import create_app
+    port = port or free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                          log_level="warning", access_log=False))
+    thread = threading.Thread(target=server.run, name="sketchpad-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not start on 127.0.0.1:{port}")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout)

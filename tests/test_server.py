@@ -1,0 +1,168 @@
+"""The HTTP API: solve, limits, errors, certificates, and a bounded concurrent load test.
+
+The load test runs a real uvicorn server on 127.0.0.1 (an ephemeral port) and sends a fixed
+number of requests from a fixed number of clients, each answer checked against Python.
+"""
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from sketchpad.server import Settings, create_app
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    db = tmp_path_factory.mktemp("db") / "certs.sqlite"
+    with TestClient(create_app(Settings(db_path=str(db), stepper="reference"))) as c:
+        yield c
+
+
+def test_solve_returns_value_and_counters(client):
+    r = client.post("/api/solve", json={"expr": "12345 * -678 + gcd(84, 36)"})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert d["result"] == str(12345 * -678 + 12)
+    assert d["forward_passes"] > 0 and d["batches"] > 0
+
+
+def test_solve_long_sum_matches_python(client):
+    rnd = random.Random(7)
+    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    r = client.post("/api/solve", json={"expr": f"{a} + {b}"})
+    assert r.status_code == 200 and r.json()["result"] == str(a + b)
+
+
+@pytest.mark.parametrize("expr, words", [
+    ("1 +", "syntax error"),
+    ("7 // 0", "zero"),
+    ("sqrt(-4)", "negative"),
+    ("1.5 + 2", "not an integer"),
+    ("foo(3)", "unknown function"),
+    ("", "empty"),
+])
+def test_bad_input_is_a_clear_400(client, expr, words):
+    r = client.post("/api/solve", json={"expr": expr})
+    assert r.status_code == 400, r.text
+    assert words in r.json()["error"].lower()
+
+
+def test_size_limits_are_the_clis(client):
+    r = client.post("/api/solve", json={"expr": "9" * 20_001 + " + 1"})
+    assert r.status_code == 400 and "limit" in r.json()["error"]
+    r = client.post("/api/solve", json={"expr": "9" * 2_001 + " * 3"})
+    assert r.status_code == 400 and "limit" in r.json()["error"]
+    r = client.post("/api/solve", json={"expr": "123456 + 1", "max_digits": 5})
+    assert r.status_code == 400 and "limit is 5" in r.json()["error"]
+
+
+def test_malformed_requests_are_json_4xx(client):
+    r = client.post("/api/solve", json={"expression": "1 + 1"})
+    assert r.status_code == 422 and "expr" in r.json()["error"]
+    r = client.post("/api/solve", content=b"not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422 and "error" in r.json()
+    r = client.post("/api/solve", json={"expr": 12})
+    assert r.status_code == 422
+
+
+def test_views_endpoint_is_the_committed_view_set(client):
+    from sketchpad import views
+    d = client.get("/api/views").json()
+    assert d["count"] == len(views.load()) == len(d["views"])
+    assert d["sha256"] == views.file_sha256()
+    from sketchpad.reference import reference_step
+    from sketchpad.symbols import View
+    for row in d["views"][:50]:
+        assert list(reference_step(View(*row["view"]))) == row["step"]
+
+
+def test_headers_for_cross_origin_isolation(client):
+    r = client.get("/api/views")
+    assert r.headers["cross-origin-opener-policy"] == "same-origin"
+    assert r.headers["cross-origin-embedder-policy"] == "require-corp"
+
+
+def test_static_mime_types(client):
+    from sketchpad.server.app import Settings as S
+    ort = S().ort_dir
+    if not ort.is_dir():
+        pytest.skip("node_modules/onnxruntime-web is not installed (run npm ci)")
+    r = client.get("/vendor/ort/ort.wasm.min.mjs")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    wasm = sorted(p.name for p in ort.glob("*.wasm"))[0]
+    r = client.get(f"/vendor/ort/{wasm}")
+    assert r.status_code == 200 and r.headers["content-type"] == "application/wasm"
+    r = client.get("/model.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+
+
+def test_openapi_is_fastapis(client):
+    d = client.get("/openapi.json").json()
+    assert {"/api/solve", "/api/views", "/api/model", "/api/certificates"} <= set(d["paths"])
+
+
+# --- a real server on loopback, bounded load --------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    import uvicorn
+    port = _free_port()
+    app = create_app(Settings(db_path=str(tmp_path_factory.mktemp("live") / "c.sqlite"), stepper="reference"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    t = threading.Thread(target=server.run, daemon=True)
+    t.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    t.join(10)
+
+
+def _problems(n: int):
+    rnd = random.Random(2026)
+    out = []
+    for k in range(n):
+        a, b = rnd.randrange(10 ** rnd.randint(1, 40)), rnd.randrange(1, 10 ** rnd.randint(1, 12))
+        op = ["+", "-", "*", "//", "%"][k % 5]
+        out.append((f"{a} {op} -{b}", {"+": a - b, "-": a + b, "*": -a * b, "//": a // -b, "%": a % -b}[op]))
+    return out
+
+
+def test_concurrent_load_every_answer_correct(live_server):
+    problems = _problems(200)          # 200 requests ...
+    t0 = time.monotonic()
+
+    def worker(chunk):
+        with httpx.Client(base_url=live_server, timeout=30) as c:
+            return [(expr, want, c.post("/api/solve", json={"expr": expr})) for expr, want in chunk]
+
+    chunks = [problems[i::20] for i in range(20)]     # ... from 20 clients
+    with ThreadPoolExecutor(20) as pool:
+        answers = [a for part in pool.map(worker, chunks) for a in part]
+    assert len(answers) == 200
+    for expr, want, r in answers:
+        assert r.status_code == 200, (expr, r.text)
+        assert r.json()["result"] == str(want), expr
+    assert time.monotonic() - t0 < 120
+
+
+def test_bad_requests_under_load_stay_4xx(live_server):
+    with httpx.Client(base_url=live_server, timeout=30) as c:
+        codes = [c.post("/api/solve", json={"expr": e}).status_code for e in ["1/2", "x", "1 +"] * 10]
+    assert set(codes) == {400}

@@ -1,0 +1,155 @@
+// web/model.js — the Sketchpad model in the browser (ONNX Runtime Web).
+//
+//   import { loadModel } from './model.js';
+//   const model = await loadModel({ modelUrl: '/model/model.json', provider: 'auto' });
+//   const steps = await model.stepper([['ADD', '1', '2', '_']]);   // -> [['3', '_', 'ADD']]
+//   const { data, dims } = await model.logits(views);             // Float32Array [B * nSteps]
+//   model.provider   // 'webgpu' or 'wasm' (what actually runs)
+//   model.info       // { ortVersion, dtype, adapter, features, modelSha256, ... }
+//
+// model.json (written by `sketchpad export`) names the ONNX file, the step list (logit index ->
+// [sym, flag, next]) and the tokenizer as a table: a template of token ids plus, per view field,
+// the positions it owns and the ids each symbol puts there (export/encoding.py checks that this
+// table equals the Python tokenizer on every possible view).  The graph takes input_ids
+// [B, L] int64 and gate [1] float32 and returns step logits [B, nSteps].
+//
+// Provider 'auto' picks WebGPU only when navigator.gpu offers a real adapter; a fallback
+// adapter (SwiftShader, a CPU emulation) is ~50x slower than wasm, so it is used only when
+// asked for explicitly ('webgpu').  ONNX Runtime Web's JS and wasm come from this server
+// (/vendor/ort/, i.e. node_modules/onnxruntime-web/dist): nothing is fetched from elsewhere.
+
+const ORT_BASE = '/vendor/ort/';
+
+async function gpuAdapter() {
+  if (typeof navigator === 'undefined' || !navigator.gpu) return null;
+  try {
+    const adapter = await navigator.gpu.requestAdapter();
+    if (!adapter) return null;
+    const info = adapter.info || {};
+    const fallback = Boolean(info.isFallbackAdapter ?? adapter.isFallbackAdapter);
+    return {
+      adapter, fallback,
+      info: { vendor: info.vendor || '', architecture: info.architecture || '', device: info.device || '',
+              description: info.description || '', isFallbackAdapter: fallback },
+      features: [...adapter.features].sort(),
+    };
+  } catch (e) {
+    return null;
+  }
+}
+
+async function chooseProvider(provider) {
+  const gpu = await gpuAdapter();
+  if (provider === 'wasm') return { provider: 'wasm', gpu: null };
+  if (provider === 'webgpu') {
+    if (!gpu) throw new Error('WebGPU was requested but this browser offers no adapter');
+    return { provider: 'webgpu', gpu };
+  }
+  if (gpu && !gpu.fallback) return { provider: 'webgpu', gpu };
+  return { provider: 'wasm', gpu: null };
+}
+
+function encoder(table) {
+  const { length, template, fields } = table;
+  const order = ['op', 'a', 'b', 'c'];
+  return function encodeInto(out, row, view) {
+    const at = row * length;
+    for (let i = 0; i < length; i++) out[at + i] = BigInt(template[i]);
+    for (let f = 0; f < 4; f++) {
+      const spec = fields[order[f]];
+      const ids = spec.ids[view[f]];
+      if (!ids) throw new Error(`the model cannot read symbol ${JSON.stringify(view[f])} in view ${view.join(' ')}`);
+      for (let k = 0; k < spec.positions.length; k++) out[at + spec.positions[k]] = BigInt(ids[k]);
+    }
+  };
+}
+
+async function sha256Hex(bytes) {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate } = {}) {
+  const t0 = performance.now();
+  const chosen = await chooseProvider(provider);
+  // The WebGPU build also runs the wasm EP; the plain wasm build is smaller, so load only what is used.
+  const ort = await import(ORT_BASE + (chosen.provider === 'webgpu' ? 'ort.webgpu.min.mjs' : 'ort.wasm.min.mjs'));
+  ort.env.wasm.wasmPaths = ORT_BASE;
+  ort.env.wasm.numThreads = 2;          // without this onnxruntime-web runs on one thread
+  ort.env.logLevel = 'error';
+
+  const metaResp = await fetch(modelUrl);
+  if (!metaResp.ok) throw new Error(`cannot load ${modelUrl}: HTTP ${metaResp.status}`);
+  const meta = await metaResp.json();
+  const onnxUrl = new URL(meta.onnx, new URL(modelUrl, location.href)).href;
+  const resp = await fetch(onnxUrl);
+  if (!resp.ok) throw new Error(`cannot load ${onnxUrl}: HTTP ${resp.status}`);
+  const bytes = new Uint8Array(await resp.arrayBuffer());
+  const onnxSha256 = await sha256Hex(bytes);
+  if (meta.onnx_sha256 && onnxSha256 !== meta.onnx_sha256) {
+    throw new Error(`the ONNX file does not match model.json (sha256 ${onnxSha256.slice(0, 12)}…, expected ${meta.onnx_sha256.slice(0, 12)}…)`);
+  }
+  const session = await ort.InferenceSession.create(bytes, {
+    executionProviders: [chosen.provider], graphOptimizationLevel: 'all',
+  });
+
+  const L = meta.encoding.length;
+  const nSteps = meta.steps.length;
+  const encodeInto = encoder(meta.encoding);
+  const gateTensor = new ort.Tensor('float32', Float32Array.of(gate ?? meta.gate ?? 1), [1]);
+  const steps = meta.steps;
+  let forwardPasses = 0;
+  let queue = Promise.resolve();   // one session.run at a time (the wasm EP is not re-entrant)
+
+  async function logits(views) {
+    const B = views.length;
+    if (B === 0) return { data: new Float32Array(0), dims: [0, nSteps] };
+    const ids = new BigInt64Array(B * L);
+    for (let i = 0; i < B; i++) encodeInto(ids, i, views[i]);
+    const feeds = { input_ids: new ort.Tensor('int64', ids, [B, L]), gate: gateTensor };
+    const run = queue.then(() => session.run(feeds));
+    queue = run.catch(() => {});
+    const out = await run;
+    const t = out[session.outputNames[0]];
+    const data = t.data instanceof Float32Array ? t.data : Float32Array.from(t.data);
+    forwardPasses += B;
+    return { data, dims: [B, nSteps] };
+  }
+
+  async function stepper(views) {
+    const { data } = await logits(views);
+    const out = new Array(views.length);
+    for (let i = 0; i < views.length; i++) {
+      let best = 0;
+      const row = i * nSteps;
+      for (let k = 1; k < nSteps; k++) if (data[row + k] > data[row + best]) best = k;
+      out[i] = steps[best];
+    }
+    return out;
+  }
+
+  const info = {
+    provider: chosen.provider,
+    ortVersion: ort.env.versions?.web || ort.env.versions?.common || 'unknown',
+    dtype: meta.dtype || 'float32',
+    numThreads: chosen.provider === 'wasm' ? ort.env.wasm.numThreads : undefined,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    adapter: chosen.gpu ? chosen.gpu.info : null,
+    features: chosen.gpu ? chosen.gpu.features : null,
+    onnxSha256, onnxUrl, meta,
+    gate: gateTensor.data[0],
+    loadMs: performance.now() - t0,
+  };
+  return {
+    stepper, logits, provider: chosen.provider, info, steps, meta,
+    get forwardPasses() { return forwardPasses; },
+    release: () => session.release(),
+  };
+}
+
+// The view set V with each view's expected step, as the server publishes it (GET /api/views).
+export async function loadViewSet(url = '/api/views') {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`cannot load the view set from ${url}: HTTP ${r.status}`);
+  return r.json();
+}
