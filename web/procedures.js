@@ -1,0 +1,315 @@
+// The procedures (a port of sketchpad/procedures.py): signed addition and subtraction, long
+// multiplication, long division, square root, gcd and negation, each laid out on a sheet
+// block and run as a generator.  A number on the sheet is a Num: a sign cell and its digit
+// cells (units first).  Numbers pass between procedures by sharing cells; nothing is
+// re-written.  Decisions come from flags that steps emitted; placement uses positions only.
+
+import { InputError, StepperFault } from './errors.js';
+import { ask, expect, parallelMode, scan, together } from './machine.js';
+import { Cell, INPUT, Row, Sheet } from './sheet.js';
+import {
+  ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS, MUL, NEG, NONZERO_FLAG,
+  ODD, PLUS, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB, SWAP, ZERO_FLAG, ZT,
+} from './symbols.js';
+
+export class Num {
+  constructor(sign, cells) { this.sign = sign; this.cells = cells; }
+
+  get digits() {
+    let s = '';
+    for (let i = this.cells.length - 1; i >= 0; i--) s += this.cells[i].sym;
+    return s;
+  }
+
+  /** The value as a decimal string ("-123", "0"): reading writes nothing. */
+  value() {
+    const d = this.digits;
+    if (!d || [...d].some((ch) => !DIGITS.includes(ch))) throw new StepperFault(`a result row holds non-digit symbols: '${d}'`);
+    if (!this.sign || !'+-'.includes(this.sign.sym) || this.sign.sym.length !== 1) {
+      throw new StepperFault(`a result sign cell holds '${this.sign ? this.sign.sym : 'nothing'}'`);
+    }
+    const v = d.replace(/^0+(?=.)/, '');
+    return this.sign.sym === MINUS && v !== '0' ? `-${v}` : v;
+  }
+}
+
+/** A problem's own number as input cells (the runtime writes none of it). */
+export function operand(digits, negative = false) {
+  digits = digits.replace(/^0+/, '') || '0';
+  return new Num(new Cell(negative ? MINUS : PLUS, INPUT), [...digits].reverse().map((ch) => new Cell(ch, INPUT)));
+}
+
+/** Drop leading zero cells (keeping one): a position choice, no symbol is written. */
+export function canonical(cells) {
+  let n = cells.length;
+  while (n > 1 && (cells[n - 1] === null || cells[n - 1].sym === '0')) n -= 1;
+  const out = cells.slice(0, n);
+  if (out.some((c) => c === null)) throw new StepperFault('a result row has a gap');
+  return out;
+}
+
+function row(sheet, name, { num = null, cells = null, offset = 0 } = {}) {
+  if (num) return sheet.sharedRow(name, num.cells, num.sign, offset);
+  return sheet.sharedRow(name, cells || [], null, offset);
+}
+
+/** A row that shows `source` shifted up by `shift` columns, used as an addend and not drawn. */
+function shiftedRow(source, shift) {
+  const r = new Row(source.name, [...new Array(shift).fill(null), ...source.cells]);
+  r.drawnAs = { row: source, shift };
+  return r;
+}
+
+/** The view of a sign decision: (op, sign of a, sign of b, flag cell), and where it was read. */
+function signView(op, a, b = null, c = null, ci = 0) {
+  const view = [op, a.sign.sym, b ? b.sign.sym : BLANK, c ? c.sym(ci) : BLANK];
+  return [view, [[a, 'sign'], b ? [b, 'sign'] : null, c ? [c, ci] : null]];
+}
+
+// ---------------------------------------------------------------- magnitudes
+
+export function* addRows(sheet, x, y, name = 'sum', start = 0, offset = 0) {
+  const carry = sheet.row('carry', offset);
+  const out = sheet.row(name, offset);
+  for (let i = 0; i < Math.min(start, x.width()); i++) out.put(i, x.cells[i]);
+  const [step] = yield* scan(ADD, x, y, carry, out, start);
+  expect(step, [HALT], 'addition');
+  return out;
+}
+
+/** x - y column by column; returns [row, final borrow symbol]. */
+export function* subRows(sheet, x, y, name = 'diff', offset = 0) {
+  const borrow = sheet.row('borrow', offset);
+  const out = sheet.row(name, offset);
+  const [step] = yield* scan(SUB, x, y, borrow, out);
+  expect(step, [HALT], 'subtraction');
+  return [out, step[1]];
+}
+
+export function* compareRows(sheet, x, y) {
+  const flag = sheet.row('cmp');
+  const [step] = yield* scan(CMP_EQ, x, y);
+  expect(step, [HALT], 'comparison');
+  Sheet.write(flag, 0, step);
+  return flag;
+}
+
+export function* zeroTest(sheet, x, name = 'zero?') {
+  const flag = sheet.row(name);
+  const [step] = yield* scan(ZT, x);
+  expect(step, [HALT], 'zero test');
+  Sheet.write(flag, 0, step);
+  if (step[0] !== ZERO_FLAG && step[0] !== NONZERO_FLAG) throw new StepperFault(`zero test wrote '${step[0]}'`);
+  return flag;
+}
+
+/** |x| * |y|: one partial-product row per digit of y, all advancing together (one batch per
+ *  column), then the rows added in: pairwise in a tree (parallel) or one by one (sequential). */
+export function* productRows(sheet, x, y) {
+  const partial = [];
+  const gens = [];
+  for (let j = 0; j < y.width(); j++) {
+    const carry = sheet.row('carry', j);
+    const r = sheet.row(`x${y.sym(j)}`, j);
+    partial.push(r);
+    gens.push(partialRow(x, y.cells[j], carry, r));
+  }
+  yield* together(gens);
+  if (parallelMode()) return yield* sumTree(sheet, partial.map((r, j) => [r, j]));
+  let total = partial[0];
+  for (let j = 1; j < partial.length; j++) {
+    total = yield* addRows(sheet, total, shiftedRow(partial[j], j), 'sum', j);
+  }
+  return total;
+}
+
+/** Add shifted rows pairwise, all pairs of a level together: log2(rows) levels. */
+function* sumTree(sheet, items) {
+  while (items.length > 1) {
+    const gens = [];
+    for (let k = 0; k + 1 < items.length; k += 2) {
+      const [[r1, s1], [r2, s2]] = [items[k], items[k + 1]];
+      gens.push(addRows(sheet, r1, shiftedRow(r2, s2 - s1), 'sum', s2 - s1, s1));
+    }
+    const sums = yield* together(gens);
+    const next = sums.map((r, k) => [r, items[2 * k][1]]);
+    if (items.length % 2) next.push(items[items.length - 1]);
+    items = next;
+  }
+  return items[0][0];
+}
+
+function* partialRow(x, digitCell, carry, out) {
+  const [step] = yield* scan(MUL, x, null, carry, out, 0, digitCell);
+  expect(step, [HALT], 'partial product');
+  return out;
+}
+
+/** x + 1 (or x + 2 with op ADD2): only the columns the carry reaches are written. */
+export function* increment(sheet, x, name = 'x+1', op = INC) {
+  const out = sheet.row(name, x.offset);
+  const [step, i] = yield* scan(op, x, null, null, out);
+  expect(step, [HALT], 'increment');
+  for (let k = i + 1; k < x.width(); k++) out.put(k, x.cells[k]);
+  return out;
+}
+
+/** Long division of magnitudes |a| = q|b| + r: bring down a digit of a, subtract |b| until a
+ *  subtraction borrows; a DQ step reads that borrow and the digit so far and writes the next
+ *  count, or declares the digit final.  The remainder keeps |b|'s width plus one column. */
+export function* divideRows(sheet, a, b) {
+  const la = a.width(), lb = b.width();
+  const quotient = sheet.row('q');
+  const short = la < lb;
+  let rem = short ? null : a.cells.slice(la - lb + 1);
+  const positions = [];
+  if (short) positions.push(0);
+  else for (let k = la - lb; k >= 0; k--) positions.push(k);
+  for (const k of positions) {
+    const cur = short ? [...a.cells] : [a.cells[k], ...rem.slice(0, lb)];
+    let r = row(sheet, 'r', { cells: cur, offset: k });
+    let done = false;
+    for (let trial = 0; trial < 10; trial++) {
+      const [t, borrow] = yield* subRows(sheet, r, b, '-b', k);
+      const step = yield* ask([DQ, borrow, quotient.sym(k), BLANK], [[t, null], [quotient, k], null]);
+      Sheet.write(quotient, k, step);
+      if (expect(step, [SUB, HALT], 'quotient digit') === HALT) { done = true; break; }
+      r = t;
+    }
+    if (!done) throw new StepperFault('a quotient digit counted past 9');
+    rem = r.cells;
+  }
+  return [quotient, rem.slice(0, Math.max(lb, 1))];
+}
+
+/** Digit-by-digit square root: for each pair of digits subtract 20p+1, 20p+3, ... until a
+ *  subtraction borrows; the count is the next root digit (a DQ step, as in division). */
+export function* sqrtRows(sheet, a) {
+  const la = a.width();
+  let root = [];
+  let rem = [];
+  for (let p = Math.floor((la + 1) / 2) - 1; p >= 0; p--) {
+    let r = row(sheet, 'r', { cells: [...a.cells.slice(2 * p, 2 * p + 2), ...rem], offset: 2 * p });
+    const proot = row(sheet, 'p', { cells: root });
+    const twice = yield* addRows(sheet, proot, proot, '2p');
+    let odd = sheet.row('20p+1', 2 * p);
+    let step = yield* ask([ODD, BLANK, BLANK, BLANK], null);
+    expect(step, [HALT], 'odd number');
+    Sheet.write(odd, 0, step);
+    twice.cells.forEach((c, i) => odd.put(i + 1, c));
+    const digit = sheet.row('digit');
+    let done = false;
+    for (let trial = 0; trial < 10; trial++) {
+      const [t, borrow] = yield* subRows(sheet, r, odd, '-odd', 2 * p);
+      step = yield* ask([DQ, borrow, digit.sym(0), BLANK], [[t, null], [digit, 0], null]);
+      Sheet.write(digit, 0, step);
+      if (expect(step, [SUB, HALT], 'root digit') === HALT) { done = true; break; }
+      r = t;
+      odd = yield* increment(sheet, odd, '+2', ADD2);
+    }
+    if (!done) throw new StepperFault('a root digit counted past 9');
+    root = [digit.cells[0], ...root];
+    rem = r.cells.slice(0, root.length + 1);
+  }
+  return root;
+}
+
+// ---------------------------------------------------------------- signed procedures
+
+export function* signedAdd(sheet, x, y, subtract = false) {
+  const op = subtract ? SGN_SUB : SGN_ADD;
+  const a = row(sheet, 'a', { num: x }), b = row(sheet, 'b', { num: y });
+  const resultSign = sheet.row('sign');
+  let [view, where] = signView(op, a, b);
+  let step = yield* ask(view, where);
+  if (step[0] !== BLANK) Sheet.write(resultSign, 'sign', step);
+  let out;
+  if (expect(step, [ADD, CMP], 'sign') === ADD) {
+    out = yield* addRows(sheet, a, b, '|a|+|b|');
+  } else {
+    const flag = yield* compareRows(sheet, a, b);
+    [view, where] = signView(op, a, b, flag, 0);
+    step = yield* ask(view, where);
+    Sheet.write(resultSign, 'sign', step);
+    const swap = expect(step, [SUB, SWAP], 'sign') === SWAP;
+    const [top, bottom] = swap ? [b, a] : [a, b];
+    let borrow;
+    [out, borrow] = yield* subRows(sheet, top, bottom, swap ? '|b|-|a|' : '|a|-|b|');
+    if (borrow !== BLANK) throw new StepperFault('a subtraction after a comparison borrowed at the top');
+  }
+  return new Num(resultSign.sign, canonical(out.cells));
+}
+
+export function* signedMul(sheet, x, y) {
+  const a = row(sheet, 'a', { num: x }), b = row(sheet, 'b', { num: y });
+  const [view, where] = signView(SGN_MUL, a, b);
+  const step = yield* ask(view, where);
+  expect(step, [MUL], 'sign');
+  const total = yield* productRows(sheet, a, b);
+  Sheet.write(total, 'sign', step);
+  return new Num(total.sign, canonical(total.cells));
+}
+
+/** Floor division, as Python's // and %: q = floor(x / y), r = x - q*y, r has y's sign. */
+export function* signedDivmod(sheet, x, y) {
+  const a = row(sheet, 'a', { num: x }), b = row(sheet, 'b', { num: y });
+  const zf = yield* zeroTest(sheet, b, 'b=0?');
+  if (zf.sym(0) === ZERO_FLAG) throw new InputError('division by zero');
+  let [q, rem] = yield* divideRows(sheet, a, b);
+  let r = row(sheet, 'r', { cells: canonical(rem) });
+  const rz = yield* zeroTest(sheet, r, 'r=0?');
+  const [view, where] = signView(SGN_DIV, a, b, rz, 0);
+  const step = yield* ask(view, where);
+  if (expect(step, [HALT, ADJ], 'sign') === ADJ) {
+    q = yield* increment(sheet, q, 'q+1');
+    let borrow;
+    [r, borrow] = yield* subRows(sheet, b, r, '|b|-r');
+    if (borrow !== BLANK) throw new StepperFault('the remainder adjustment borrowed at the top');
+  }
+  Sheet.write(q, 'sign', step);
+  Sheet.write(r, 'sign', step, 'flag');
+  return [new Num(q.sign, canonical(q.cells)), new Num(r.sign, canonical(r.cells))];
+}
+
+export function* signedIsqrt(sheet, x) {
+  const a = row(sheet, 'a', { num: x });
+  if (a.sign.sym === MINUS && !(x.cells.length === 1 && x.cells[0].sym === '0')) {
+    throw new InputError('square root of a negative number');
+  }
+  const [view, where] = signView(ABS, a);
+  const step = yield* ask(view, where);
+  expect(step, [HALT], 'sign');
+  const root = yield* sqrtRows(sheet, a);
+  const out = row(sheet, 'root', { cells: root });
+  Sheet.write(out, 'sign', step);
+  return new Num(out.sign, canonical(out.cells));
+}
+
+export function* signedGcd(sheet, x, y) {
+  let a = row(sheet, 'a', { num: x }), b = row(sheet, 'b', { num: y });
+  const [view, where] = signView(ABS, a);
+  const step = yield* ask(view, where);
+  expect(step, [HALT], 'sign');
+  const limit = 5 * (a.width() + b.width()) + 10;
+  let done = false;
+  for (let n = 0; n < limit; n++) {
+    const zf = yield* zeroTest(sheet, b, 'b=0?');
+    if (zf.sym(0) === ZERO_FLAG) { done = true; break; }
+    const [, rem] = yield* divideRows(sheet, a, b);
+    [a, b] = [b, row(sheet, 'r', { cells: canonical(rem) })];
+  }
+  if (!done) throw new StepperFault('gcd did not finish');
+  const out = row(sheet, 'gcd', { cells: a.cells });
+  Sheet.write(out, 'sign', step);
+  return new Num(out.sign, canonical(out.cells));
+}
+
+export function* negate(sheet, x) {
+  const a = row(sheet, 'a', { num: x });
+  const [view, where] = signView(NEG, a);
+  const step = yield* ask(view, where);
+  expect(step, [HALT], 'sign');
+  const out = row(sheet, '-a', { cells: a.cells });
+  Sheet.write(out, 'sign', step);
+  return new Num(out.sign, out.cells);
+}
