@@ -61,7 +61,10 @@ def run(args) -> int:
                 print(f"batch {k:6d}  {v.op:5} {v.a}{v.b}{v.c}  ->  {s.sym}{s.flag} {s.next}")
     if args.sheet:
         from ..render import render_png
-        render_png(sol.worksheet, args.sheet, highlight=sol.last_where)
+        try:
+            render_png(sol.worksheet, args.sheet, highlight=sol.last_where)
+        except (OSError, ValueError) as e:
+            raise InputError(f"cannot write the sheet to {args.sheet!r}: {e.strerror if isinstance(e, OSError) else e}") from None
     if args.json:
         print(json.dumps(sol.as_dict()))
     else:
