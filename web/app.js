@@ -1,0 +1,227 @@
+// The Sketchpad page: solve a problem with the model in this browser, drawing the sheet as
+// the fixed runtime moves the three-cell view, and certify the model on this device.
+//
+// Element ids (stable: the browser tests drive them)
+//   #expr            the problem (the CLI's expression language)
+//   #solve           solve button (disabled until a stepper is ready and while solving)
+//   #answer          the answer, a decimal string, once solved (empty otherwise)
+//   #error           a clear message for bad input or a failed solve (hidden when none)
+//   #sheet           the worksheet drawing (a canvas), view cells highlighted as they are read
+//   #view-line       the last view read and the step the model emitted, as text
+//   #counters        forward passes #c-passes, batches #c-batches, distinct views #c-views,
+//                    model time #c-model-ms, wall time #c-time
+//   #speed           animation speed (0 slowest .. 6 no delay); #speed-label says it in words
+//   #skip            "Skip to answer": stop drawing and finish at full speed
+//   #sequential      one view per forward pass instead of carry-select batches
+//   #allow-uncertified  solve although the model has no passing certificate here
+//   #examples        example problems (buttons)
+//   #model-status    which model and execution provider are loaded
+//   #cert-status     whether this model has a passing certificate on this device/provider
+//   #certify         "Run certification suite"; #cert-progress its progress bar
+//   #cert-result     "N/N views passed", smallest margin, provider, time
+//   #cert-failures   failing views, if any; #cert-download the certificate JSON
+//   #cert-provider   the execution provider the suite runs on; #cert-upload server record
+//   #debug-banner    shown when a debugging stepper replaces the model
+// State for tests: <body data-state="loading|ready|solving|done|error|failed"> and
+// data-certified="yes|no|unknown".
+//
+// URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json, ?allow-uncertified=1,
+// ?speed=0..6, ?expr=..., and for debugging only ?stepper=reference (the reference table from
+// /api/views instead of the model, with a visible banner).
+
+import { checkCertificate, describeStatus, setupCertification } from './cert-panel.js';
+import { loadModel, loadViewSet } from './model.js';
+import { solve } from './runtime.js';
+import { SheetView } from './sheet-view.js';
+import { tableStepper } from './table-stepper.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const SPEEDS = [2, 6, 20, 60, 200, 1000, Infinity];     // batches per second, by #speed
+const EXAMPLES = [
+  ['1,000-digit sum', `${'9'.repeat(1000)} + 1`],
+  ['20 × 20 digits', '31415926535897932384 * 27182818284590452353'],
+  ['signed', '-98765 + 12345 - -500'],
+  ['division', '98765432109876543210 // -1234567'],
+  ['remainder', '-98765432109876543210 % 1234567'],
+  ['square root', 'sqrt(200000000000000000000)'],
+  ['gcd', 'gcd(1071, 462)'],
+  ['mixed', '(12 + 34) * -(56 - 78) // 9 + gcd(84, 36)'],
+];
+
+const state = { stepper: null, model: null, viewSet: null, certified: null, solving: false, skip: false };
+const sheetView = new SheetView($('sheet'));
+
+function setState(s) { document.body.dataset.state = s; }
+
+function showError(message) {
+  $('error').textContent = message;
+  $('error').hidden = !message;
+}
+
+function fmtMs(ms) { return ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`; }
+
+function setCounters({ forwardPasses = 0, batches = 0, views = 0, modelMs = 0, ms = 0 }) {
+  $('c-passes').textContent = forwardPasses.toLocaleString('en-US');
+  $('c-batches').textContent = batches.toLocaleString('en-US');
+  $('c-views').textContent = views.toLocaleString('en-US');
+  $('c-model-ms').textContent = fmtMs(modelMs);
+  $('c-time').textContent = fmtMs(ms);
+}
+
+function speedLabel() {
+  const s = SPEEDS[Number($('speed').value)];
+  $('speed-label').textContent = s === Infinity ? 'no delay' : `${s} batches/s`;
+}
+
+// ---------------------------------------------------------------- the stepper
+
+async function loadStepper() {
+  if (params.get('stepper') === 'reference') {
+    // Debugging only: the reference steps as a table, so the page runs without a model.
+    const banner = $('debug-banner');
+    banner.textContent = 'DEBUG: the reference table stepper answers here, not the model (?stepper=reference). '
+      + 'Nothing on this page is computed by the network.';
+    banner.hidden = false;
+    state.viewSet = await loadViewSet();
+    state.stepper = tableStepper(state.viewSet.views);
+    $('model-status').textContent = `Stepper: reference table (${state.viewSet.count} views) — not the model.`;
+    state.certified = { ok: true, debug: true };
+    document.body.dataset.certified = 'unknown';
+    $('cert-status').textContent = 'No certificate applies: the reference table is the specification itself.';
+    $('cert-status').className = 'status cert-unknown';
+    $('allow-label').hidden = true;
+    return;
+  }
+  const provider = params.get('provider') || 'auto';
+  const model = await loadModel({ modelUrl: params.get('model') || '/model/model.json', provider });
+  state.model = model;
+  state.stepper = model.stepper;
+  const i = model.info;
+  const adapter = i.adapter ? ` on ${i.adapter.description || i.adapter.vendor || 'GPU'}${i.adapter.isFallbackAdapter ? ' (fallback adapter)' : ''}` : '';
+  $('model-status').textContent = `Model ${i.onnxSha256.slice(0, 12)}… (${i.dtype}) loaded in ${fmtMs(i.loadMs)} · `
+    + `execution provider ${model.provider}${adapter} · onnxruntime-web ${i.ortVersion}`
+    + (model.provider === 'wasm' ? ` · ${i.numThreads} threads${i.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}` : '');
+  $('cert-provider').textContent = `provider: ${model.provider}`;
+  await refreshCertStatus();
+}
+
+async function refreshCertStatus() {
+  state.certified = await checkCertificate(state.model);
+  const { text, cls } = describeStatus(state.certified, state.model);
+  $('cert-status').textContent = text;
+  $('cert-status').className = `status ${cls}`;
+  document.body.dataset.certified = state.certified.ok ? 'yes' : 'no';
+  $('allow-label').hidden = state.certified.ok;
+}
+
+// ---------------------------------------------------------------- solving
+
+async function onSolve(ev) {
+  ev.preventDefault();
+  if (state.solving || !state.stepper) return;
+  showError('');
+  $('answer').textContent = '';
+  if (!state.certified?.ok && !$('allow-uncertified').checked) {
+    showError(`This model has no passing certificate on this device with the ${state.model?.provider} provider. `
+      + 'Run the certification suite below, or tick "solve without a passing certificate".');
+    setState('error');
+    return;
+  }
+  state.solving = true;
+  state.skip = false;
+  $('solve').disabled = true;
+  $('skip').disabled = false;
+  $('certify').disabled = true;
+  setState('solving');
+  setCounters({});
+  $('view-line').textContent = '';
+  const t0 = performance.now();
+  let shown = null;
+  let lastPaint = 0;
+
+  const onBatch = async (probes, steps, run) => {
+    if (shown !== run.worksheet) { shown = run.worksheet; sheetView.show(shown); }
+    const c = run.counters;
+    const delay = state.skip ? 0 : 1000 / SPEEDS[Number($('speed').value)];
+    const now = performance.now();
+    if (!state.skip && (delay > 0 || now - lastPaint > 30)) {
+      setCounters({ forwardPasses: c.forwardPasses, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: now - t0 });
+      sheetView.highlight(probes);
+      const v = probes[probes.length - 1].view, s = steps[steps.length - 1];
+      $('view-line').textContent = `batch ${c.batches}: ${probes.length} view${probes.length > 1 ? 's' : ''} · last `
+        + `[${v[0]} | ${v.slice(1).join(' ')}] → write ${s[0]}, carry ${s[1]}, next ${s[2]}`;
+    }
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    else if (now - lastPaint > 30) {           // keep the page responsive at full speed
+      lastPaint = performance.now();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+  };
+
+  try {
+    const r = await solve($('expr').value, state.stepper, { onBatch, parallel: !$('sequential').checked });
+    $('answer').textContent = r.value;
+    setCounters({ forwardPasses: r.forwardPasses, batches: r.batches, views: r.viewsUsed, modelMs: r.stepperMs, ms: performance.now() - t0 });
+    sheetView.show(r.sheet);
+    sheetView.scrollToEnd();
+    $('view-line').textContent = `done: ${r.batches} batches, ${r.forwardPasses} forward passes`;
+    setState('done');
+  } catch (e) {
+    if (e.sheet) { sheetView.show(e.sheet); sheetView.scrollToEnd(); }
+    if (e.counters) {
+      const c = e.counters;
+      setCounters({ forwardPasses: c.forwardPasses, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: performance.now() - t0 });
+    }
+    if (e.name === 'InputError') { showError(e.message); setState('error'); }
+    else if (e.name === 'StepperFault') { showError(`The model made a step the runtime cannot follow (a stepper fault): ${e.message}`); setState('failed'); }
+    else { showError(`Solving failed: ${e.message}`); setState('failed'); console.error(e); }
+  } finally {
+    state.solving = false;
+    $('solve').disabled = false;
+    $('skip').disabled = true;
+    $('certify').disabled = !state.model;
+  }
+}
+
+// ---------------------------------------------------------------- wiring
+
+function init() {
+  setState('loading');
+  if (params.has('expr')) $('expr').value = params.get('expr');
+  if (params.has('speed')) $('speed').value = params.get('speed');
+  if (params.get('allow-uncertified') === '1') $('allow-uncertified').checked = true;
+  speedLabel();
+  for (const [label, expr] of EXAMPLES) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.title = expr.length > 80 ? `${expr.slice(0, 77)}…` : expr;
+    b.addEventListener('click', () => { $('expr').value = expr; $('expr').focus(); });
+    $('examples').append(b);
+  }
+  $('speed').addEventListener('input', speedLabel);
+  $('skip').addEventListener('click', () => { state.skip = true; $('skip').disabled = true; });
+  $('problem-form').addEventListener('submit', onSolve);
+  setupCertification({
+    getModel: () => state.model,
+    getViewSet: async () => (state.viewSet ||= await loadViewSet()),
+    onCertified: refreshCertStatus,
+  });
+  loadStepper().then(() => {
+    $('solve').disabled = false;
+    $('certify').disabled = !state.model;
+    setState('ready');
+  }).catch((e) => {
+    $('model-status').textContent = `The model could not be loaded: ${e.message}`;
+    $('model-status').classList.add('bad');
+    $('cert-status').textContent = 'No model, so nothing can be certified or solved here.';
+    $('cert-status').className = 'status cert-no';
+    document.body.dataset.certified = 'no';
+    showError(`The model could not be loaded: ${e.message}`);
+    setState('failed');
+    console.error(e);
+  });
+}
+
+init();

@@ -1,0 +1,190 @@
+// Drawing the worksheet in the page: every block's rows, right-aligned by column as on
+// paper, carries small and red, the current batch's view cells highlighted.
+//
+// Sheets get long (a 1,000-digit sum, hundreds of division rows), so the drawing is a canvas
+// the size of the visible box, redrawn from the scroll position: a spacer element gives the
+// box its full scroll size, and only the visible cells are drawn.
+
+import { positions, rowIndex } from './runtime.js';
+import { BLANK, MINUS } from './symbols.js';
+
+const CW = 15, CH = 22, LABEL_W = 78, PAD = 8;
+const FLAG_ROWS = new Set(['carry', 'borrow']);
+
+export class SheetView {
+  constructor(box) {
+    this.box = box;
+    this.box.textContent = '';
+    this.spacer = document.createElement('div');
+    this.spacer.className = 'sheet-spacer';
+    this.canvas = document.createElement('canvas');
+    this.canvas.className = 'sheet-canvas';
+    this.box.append(this.spacer, this.canvas);
+    this.ws = null;
+    this.lines = [];           // [{kind: 'title', sheet} | {kind: 'row', row, block, index}]
+    this.light = new Set();    // "block row col" keys of the batch's cells
+    this.strong = new Set();   // the cells of the batch's last view
+    this.cols = 4;
+    this.box.addEventListener('scroll', () => this.draw());
+    new ResizeObserver(() => this.draw()).observe(this.box);
+  }
+
+  /** Show a worksheet (the runtime's, live: call update() after it changes). */
+  show(ws) {
+    this.ws = ws;
+    this.light.clear();
+    this.strong.clear();
+    this.update();
+  }
+
+  /** Re-read the worksheet's shape (rows appear as the work proceeds) and redraw. */
+  update() {
+    const lines = [];
+    let cols = 4;
+    (this.ws ? this.ws.sheets : []).forEach((sheet, block) => {
+      lines.push({ kind: 'title', sheet });
+      sheet.rows.forEach((row, index) => {
+        lines.push({ kind: 'row', row, block, index });
+        cols = Math.max(cols, row.width() + row.offset + 2);
+      });
+    });
+    this.lines = lines;
+    this.cols = cols;
+    this.spacer.style.width = `${LABEL_W + cols * CW + PAD}px`;
+    this.spacer.style.height = `${lines.length * CH + PAD}px`;
+    this.draw();
+  }
+
+  /** Highlight a batch: every cell its views read lightly, its last view strongly, and
+   *  scroll so that the last view is in sight.  Returns the last view's positions. */
+  highlight(probes) {
+    this.light.clear();
+    this.strong.clear();
+    this.update();
+    if (!probes.length) return null;
+    const index = rowIndex(this.ws);
+    const key = (p) => `${p.block} ${p.row} ${p.col}`;
+    const step = Math.max(1, Math.floor(probes.length / 4000));     // a huge batch: a sample suffices
+    for (let i = 0; i < probes.length; i += step) {
+      for (const p of positions(this.ws, probes[i].where, index)) if (p) this.light.add(key(p));
+    }
+    const last = positions(this.ws, probes[probes.length - 1].where, index);
+    for (const p of last) if (p) this.strong.add(key(p));
+    const active = last.filter(Boolean).pop();      // the carry/out side: where the work is going
+    if (active) this.follow(active);
+    this.draw();
+    return last;
+  }
+
+  clearHighlight() {
+    this.light.clear();
+    this.strong.clear();
+    this.draw();
+  }
+
+  /** Scroll the box so that a cell is visible, with some context around it. */
+  follow(pos) {
+    const line = this.lines.findIndex((l) => l.kind === 'row' && l.block === pos.block && l.index === pos.row);
+    if (line < 0) return;
+    const row = this.lines[line].row;
+    const x = this.cellX(row, pos.col === 'sign' ? row.width() : pos.col ?? 0);
+    const y = line * CH;
+    const w = this.box.clientWidth, h = this.box.clientHeight;
+    if (y < this.box.scrollTop + CH || y > this.box.scrollTop + h - 3 * CH) this.box.scrollTop = Math.max(0, y - h / 2);
+    if (x < this.box.scrollLeft + LABEL_W + CW || x > this.box.scrollLeft + w - 3 * CW) this.box.scrollLeft = Math.max(0, x - w / 2);
+  }
+
+  scrollToEnd() {
+    this.box.scrollTop = this.box.scrollHeight;
+    this.box.scrollLeft = this.box.scrollWidth;
+  }
+
+  cellX(row, i) { return LABEL_W + (this.cols - 1 - (i + row.offset)) * CW; }
+
+  draw() {
+    const { canvas, box } = this;
+    const w = box.clientWidth, h = box.clientHeight;
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(h * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(h * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${h}px`;
+    }
+    const sx = box.scrollLeft, sy = box.scrollTop;
+    canvas.style.transform = `translate(${sx}px, ${sy}px)`;      // keep the canvas over the visible part
+    const g = canvas.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.fillStyle = '#fffdf7';
+    g.fillRect(0, 0, w, h);
+    g.textBaseline = 'middle';
+    const first = Math.max(0, Math.floor(sy / CH)), last = Math.min(this.lines.length, Math.ceil((sy + h) / CH));
+    const colLo = Math.floor((sx - LABEL_W) / CW) - 1, colHi = Math.ceil((sx + w - LABEL_W) / CW) + 1;
+    for (let n = first; n < last; n++) {
+      const line = this.lines[n];
+      const y = n * CH - sy;
+      if (line.kind === 'title') {
+        g.fillStyle = '#eef2fb';
+        g.fillRect(0, y + 2, w, CH - 3);
+        g.fillStyle = '#1d3f8a';
+        g.font = '600 13px system-ui, sans-serif';
+        g.fillText(line.sheet.title, 8, y + CH / 2 + 1);
+        continue;
+      }
+      this.drawRow(g, line, y, sx, colLo, colHi);
+    }
+    // Row labels stay at the left edge while the sheet scrolls sideways.
+    g.fillStyle = '#fffdf7';
+    for (let n = first; n < last; n++) {
+      const line = this.lines[n];
+      if (line.kind !== 'row') continue;
+      const y = n * CH - sy;
+      g.fillRect(0, y, LABEL_W - 4, CH);
+      g.fillStyle = '#7a7f8c';
+      g.font = '11px system-ui, sans-serif';
+      g.fillText(line.row.name.slice(0, 11), 6, y + CH / 2);
+      g.fillStyle = '#fffdf7';
+    }
+  }
+
+  drawRow(g, line, y, sx, colLo, colHi) {
+    const { row, block, index } = line;
+    const flagRow = FLAG_ROWS.has(row.name);
+    const visible = (x) => x - sx > LABEL_W - CW && x - sx < this.box.clientWidth + CW;
+    const box = (x, key) => {
+      if (this.strong.has(key)) {
+        g.fillStyle = '#ffd24d';
+        g.fillRect(x - sx, y + 1, CW - 1, CH - 2);
+        g.strokeStyle = '#c77800';
+        g.lineWidth = 2;
+        g.strokeRect(x - sx + 1, y + 2, CW - 3, CH - 4);
+      } else if (this.light.has(key)) {
+        g.fillStyle = '#fff0bf';
+        g.fillRect(x - sx, y + 1, CW - 1, CH - 2);
+      }
+    };
+    // Only the columns in sight: a 20,000-digit row costs no more than a short one.
+    const lo = Math.max(0, this.cols - 1 - colHi - row.offset), hi = Math.min(row.width() - 1, this.cols - 1 - colLo - row.offset);
+    for (let i = lo; i <= hi; i++) {
+      const x = this.cellX(row, i);
+      if (!visible(x)) continue;
+      box(x, `${block} ${index} ${i}`);
+      const sym = row.sym(i);
+      if (sym === BLANK) continue;
+      const cell = row.cell(i);
+      g.fillStyle = flagRow ? '#c0392b' : cell && cell.origin === 'input' ? '#1f2430' : '#0b6e4f';
+      g.font = flagRow ? '11px ui-monospace, monospace' : '16px ui-monospace, monospace';
+      g.fillText(sym, x - sx + (flagRow ? 4 : 3), y + (flagRow ? CH / 2 - 4 : CH / 2 + 1));
+    }
+    const signKey = `${block} ${index} sign`;
+    const xs = this.cellX(row, row.width());
+    if ((row.sign || this.light.has(signKey)) && visible(xs)) {
+      box(xs, signKey);
+      if (row.sign && row.sign.sym !== BLANK && (row.sign.sym === MINUS || this.strong.has(signKey) || row.sign.origin !== 'input')) {
+        g.fillStyle = row.sign.origin === 'input' ? '#1f2430' : '#0b6e4f';
+        g.font = '16px ui-monospace, monospace';
+        g.fillText(row.sign.sym, xs - sx + 3, y + CH / 2 + 1);
+      }
+    }
+  }
+}
