@@ -55,7 +55,9 @@ BAD_EXPRESSIONS = [
     "1 == 1", "1 and 2", "1 or 2", "x", "x + 1", "sqrt", "f(1)", "sqrt(1, 2)", "gcd(1)",
     "gcd(1, 2, 3)", "sqrt(x=4)", "gcd(*[1, 2])", "[1]", "(1, 2)", "'a'", "1 if 2 else 3",
     "lambda: 1", "a.b", "a[1]", "{1}", "1 + \x00", "(" * 250 + "1" + ")" * 250,
-    "1 +\n 2", "1" * 25 + " + 1",
+    "1 +\n 2", "1" * 25 + " + 1", "__import__('os')", "os.system('ls')", "pow(2, 3)", "gcd(a=4, b=2)",
+    "1; 2", "\uff11\uff12 + 1", "1 = 2", "(1)(2)", "sqrt(4)(5)", "1 +* 2", "gcd(1 2)", "...", "None",
+    "1 is 2", "1 not in 2", "{1: 2}", "(x for x in y)", "sqrt(*[4])",
 ]
 # Accepted spellings: the parse tree of each must be equal in both runtimes.
 GOOD_EXPRESSIONS = [

@@ -91,7 +91,10 @@ function tokenize(text, base) {
     }
     if (text.startsWith('...', i)) { toks.push({ t: 'op', v: '...', pos: i }); i += 3; continue; }
     const op = OPERATORS.find((o) => text.startsWith(o, i));
-    if (!op) throw syntaxError(`invalid character ${repr(ch)}`, i);
+    if (!op) {
+      const cp = text.codePointAt(i);
+      throw syntaxError(`invalid character ${repr(String.fromCodePoint(cp))} (U+${cp.toString(16).toUpperCase().padStart(4, '0')})`, i);
+    }
     if (op in OPENERS) {
       stack.push({ v: op, pos: i });
       if (stack.length > MAX_NESTING) throw syntaxError('too many nested parentheses', i);

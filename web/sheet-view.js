@@ -140,6 +140,10 @@ export class SheetView {
       if (line.kind !== 'row') continue;
       const y = n * CH - sy;
       g.fillRect(0, y, LABEL_W - 4, CH);
+      if (this.strong.has(`${line.block} ${line.index} null`)) {     // a view read this whole row
+        g.fillStyle = '#ffd24d';
+        g.fillRect(2, y + 2, LABEL_W - 8, CH - 4);
+      }
       g.fillStyle = '#7a7f8c';
       g.font = '11px system-ui, sans-serif';
       g.fillText(line.row.name.slice(0, 11), 6, y + CH / 2);
