@@ -107,7 +107,9 @@ async function loadStepper() {
 }
 
 async function refreshCertStatus() {
-  state.certified = await checkCertificate(state.model);
+  // The certificate must be for the view set this server publishes (its sha256), not an older one.
+  state.viewSet ||= await loadViewSet().catch(() => null);
+  state.certified = await checkCertificate(state.model, state.viewSet?.sha256 ?? null);
   const { text, cls } = describeStatus(state.certified, state.model);
   $('cert-status').textContent = text;
   $('cert-status').className = `status ${cls}`;

@@ -41,22 +41,22 @@ export function certifies(cert, model, viewSetSha256 = null) {
 }
 
 /** {ok, source, facts} for the loaded model: a passing certificate here, or why there is none. */
-export async function checkCertificate(model) {
+export async function checkCertificate(model, viewSetSha256 = null) {
   if (!model) return { ok: false, source: null, reason: 'no model loaded' };
   let local = null;
   try {
     local = JSON.parse(localStorage.getItem(storageKey(model)) || 'null');
   } catch { local = null; }
-  if (local && certifies(local, model)) return { ok: true, source: 'this browser', facts: certificateFacts(local) };
+  if (local && certifies(local, model, viewSetSha256)) return { ok: true, source: 'this browser', facts: certificateFacts(local) };
   try {
     const resp = await fetch('/api/certificates');
     if (resp.ok) {
       const { certificates = [] } = await resp.json();
       const ua = navigator.userAgent;
-      const mine = certificates.find((rec) => rec.passed && certifies(rec.certificate, model)
+      const mine = certificates.find((rec) => rec.passed && certifies(rec.certificate, model, viewSetSha256)
         && certificateFacts(rec.certificate).userAgent === ua);
       if (mine) return { ok: true, source: `the server's record #${mine.id}`, facts: certificateFacts(mine.certificate) };
-      const other = certificates.find((rec) => rec.passed && certifies(rec.certificate, model));
+      const other = certificates.find((rec) => rec.passed && certifies(rec.certificate, model, viewSetSha256));
       if (other) return { ok: false, source: null, reason: `a passing certificate for ${model.provider} exists from another browser (${certificateFacts(other.certificate).userAgent || 'unknown'}), not from this one` };
     }
   } catch { /* no server record: only this browser's own runs count */ }
@@ -125,7 +125,8 @@ export function setupCertification({ getModel, getViewSet, onCertified }) {
       const t0 = performance.now();
       const cert = await certifyInPage({
         model, views: viewSet,
-        onProgress: (done, total) => {
+        onProgress: (done, total) => {     // total counts every view at every batch size
+          $('cert-progress').max = total;
           $('cert-progress').value = done;
           $('cert-result').textContent = `Checking views with ${model.provider}: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`;
         },

@@ -21,8 +21,7 @@ import { InputError } from './errors.js';
 import { commas, DEFAULT_LIMITS, parse } from './expr.js';
 import { Run } from './machine.js';
 import * as P from './procedures.js';
-import { Cell, Row } from './sheet.js';
-import { Worksheet } from './sheet.js';
+import { Cell, Row, Worksheet } from './sheet.js';
 
 const QUADRATIC = new Set(['*', '//', '%', 'sqrt', 'gcd']);
 
@@ -79,7 +78,10 @@ export async function solve(expr, stepper, { onBatch = null, parallel = true, li
     value = result.value();
   } catch (e) {
     // The work done before an error stays visible (the page draws it; tests compare it).
-    if (e && typeof e === 'object') Object.assign(e, { sheet, counters: run.counters });
+    if (e && typeof e === 'object') {
+      Object.defineProperty(e, 'sheet', { value: sheet, enumerable: false });
+      Object.defineProperty(e, 'counters', { value: run.counters, enumerable: false });
+    }
     throw e;
   }
   const c = run.counters;
