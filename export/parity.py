@@ -35,6 +35,7 @@ def compare(torch_logits: np.ndarray, onnx_logits: np.ndarray, views, steps) -> 
                   for i in np.nonzero(t_idx != o_idx)[0]]
     return {"views": len(views), "identical_steps": int((t_idx == o_idx).sum()),
             "max_abs_logit_diff": float(diff.max()) if len(views) else 0.0,
+            "max_abs_logit": float(np.abs(torch_logits).max()) if len(views) else 0.0,
             "worst_view": list(views[worst]) if len(views) else None,
             "mismatches": mismatched, "passed": not mismatched}
 

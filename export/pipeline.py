@@ -25,6 +25,7 @@ def export_model(model_dir=None, out_dir="onnx", *, handle=None, base: bool = Fa
     compare bit for bit with model.onnx at gate 0.
     """
     import torch
+    from sketchpad import __version__
     from sketchpad import views as V
 
     from . import encoding, parity, source
@@ -48,6 +49,7 @@ def export_model(model_dir=None, out_dir="onnx", *, handle=None, base: bool = Fa
         f"largest logit difference {report['max_abs_logit_diff']:.3g}")
     meta = {
         "format": FORMAT,
+        "tool_version": __version__,
         "onnx": "model.onnx",
         "onnx_sha256": sha256_file(onnx_path),
         "onnx_bytes": onnx_path.stat().st_size,

@@ -81,14 +81,15 @@ def load(model_dir) -> Handle:
     from sketchpad.model.adapter import load_adapted
     model_dir = Path(model_dir)
     model, tok, gate = load_adapted(model_dir, gate=1.0)
-    return Handle(model, gate, tok, model_files(model_dir))
+    return Handle(model, gate, tok, describe_model(model_dir))
 
 
-def model_files(model_dir) -> dict:
-    """sha256 of every file that defines the model (what a certificate names)."""
-    import hashlib
-    from pathlib import Path
-    root = Path(model_dir)
-    files = sorted(p for sub in ("base", "adapter") for p in (root / sub).rglob("*") if p.is_file())
-    files += [p for p in (root / "sketchpad_vocab.json",) if p.is_file()]
-    return {"files": {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}}
+def describe_model(model_dir) -> dict:
+    """What the export came from, in the certifier's own terms (certify/run.py, statement.py):
+    the subjects (sha256 of every file that fixes a step) and the model/adapter summary.
+    The page copies these into the certificates it writes."""
+    from certify.run import _model_info
+    from certify.statement import VIEW_SET_NAME, subjects
+    model, adapter = _model_info(model_dir)
+    return {"subjects": [s for s in subjects(model_dir) if s["name"] != VIEW_SET_NAME],
+            "model": model, "adapter": adapter}

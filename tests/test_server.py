@@ -166,3 +166,98 @@ def test_bad_requests_under_load_stay_4xx(live_server):
     with httpx.Client(base_url=live_server, timeout=30) as c:
         codes = [c.post("/api/solve", json={"expr": e}).status_code for e in ["1/2", "x", "1 +"] * 10]
     assert set(codes) == {400}
+
+
+# --- certificates: upload, validation, persistence ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A server for the shipped model, with its committed ONNX export and onnx certificate."""
+    from sketchpad.model import DEFAULT_MODEL_DIR
+    db = tmp_path_factory.mktemp("served") / "certs.sqlite"
+    app = create_app(Settings(db_path=str(db), model_dir=DEFAULT_MODEL_DIR))
+    cert = json.loads((DEFAULT_MODEL_DIR / "certificates" / "onnx.json").read_text())
+    with TestClient(app) as c:
+        yield c, cert, db
+
+
+def _mutated(cert, fn):
+    c = json.loads(json.dumps(cert))
+    fn(c)
+    return c
+
+
+def test_model_endpoint_names_files_and_certificates(served):
+    from certify.statement import sha256_file
+    from sketchpad.model import DEFAULT_MODEL_DIR
+    c, cert, _ = served
+    d = c.get("/api/model").json()
+    assert d["key_digests"]["onnx/model.onnx"] == sha256_file(DEFAULT_MODEL_DIR / "onnx" / "model.onnx")
+    assert d["certificates"]["onnx"]["passed"] is True
+    assert c.get("/model/model.json").status_code == 200
+
+
+def test_valid_certificate_is_recorded_once_and_persists(served):
+    c, cert, db = served
+    r = c.post("/api/certificates", json=cert)
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["backend"] == "onnx" and body["passed"] is True and not body["duplicate"]
+    again = c.post("/api/certificates", json=cert).json()
+    assert again["duplicate"] and again["id"] == body["id"]
+    listed = c.get("/api/certificates").json()["certificates"]
+    assert [x["id"] for x in listed].count(body["id"]) == 1
+    from sketchpad.server.store import CertificateStore
+    assert CertificateStore(db).list()[0]["certificate"] == cert            # on disk, not in memory
+
+
+@pytest.mark.parametrize("break_it, words", [
+    (lambda c: c.pop("predicate"), "predicate"),
+    (lambda c: c.update(_type="https://example.invalid/x"), "_type"),
+    (lambda c: c["predicate"]["result"].update(passed_views=1), "add up"),
+    (lambda c: c["predicate"]["result"].update(passed=False), "contradicts"),
+    (lambda c: c["predicate"]["per_view"].pop(), "every view"),
+    (lambda c: c["subject"][0]["digest"].update(sha256="xyz"), "sha256"),
+    (lambda c: c.update(subject=[]), "subject"),
+])
+def test_malformed_certificate_is_refused(served, break_it, words):
+    c, cert, _ = served
+    r = c.post("/api/certificates", json=_mutated(cert, break_it))
+    assert r.status_code == 400, r.text
+    assert "malformed" in r.json()["error"] and words in r.json()["error"]
+
+
+def test_non_object_certificates_are_4xx(served):
+    c, _, _ = served
+    assert c.post("/api/certificates", json=[1, 2]).status_code == 422
+    assert c.post("/api/certificates", content=b"{oops", headers={"content-type": "application/json"}).status_code == 422
+
+
+def test_certificate_for_an_unknown_model_is_refused(served):
+    c, cert, _ = served
+
+    def other_graph(x):
+        for s in x["subject"]:
+            if s["name"] == "onnx/model.onnx":
+                s["digest"]["sha256"] = "0" * 64
+    r = c.post("/api/certificates", json=_mutated(cert, other_graph))
+    assert r.status_code == 422 and "does not serve" in r.json()["error"]
+
+
+def test_certificate_for_another_view_set_is_refused(served):
+    c, cert, _ = served
+
+    def other_views(x):
+        x["predicate"]["view_set"]["sha256"] = "1" * 64
+        for s in x["subject"]:
+            if s["name"] == "sketchpad/data/views.jsonl":
+                s["digest"]["sha256"] = "1" * 64
+    r = c.post("/api/certificates", json=_mutated(cert, other_views))
+    assert r.status_code == 400 and "view set" in r.json()["error"]
+
+
+def test_oversized_bodies_are_refused(served):
+    c, _, _ = served
+    r = c.post("/api/certificates", content=b"x" * 8_000_001, headers={"content-type": "application/json"})
+    assert r.status_code == 413
+

@@ -2,55 +2,107 @@
 //
 //   import { certifyInPage } from './certify.js';
 //   const cert = await certifyInPage({ model, views, onProgress: (done, total) => ... });
-//   cert.predicate.result   // { views, passed, failed, min_margin, min_margin_view, failures }
+//   cert.predicate.result   // { passed, views, passed_views, failed_views, failures, min_margin, ... }
 //
-// `model` is what web/model.js's loadModel returns; `views` is GET /api/views's answer (or its
-// .views array): every view of V with the reference step it must produce.  Each view passes
-// when the model's top step is the reference step; the margin is top-1 minus top-2 logit.
-// The certificate has the schema of the Python certificates (certify/), with the browser's
-// device: user agent, execution provider, WebGPU adapter info and features, dtype and the
-// onnxruntime-web version, so a result can be reproduced.  POST it to /api/certificates to
-// record it on the server.
+// `model` is what web/model.js's loadModel returns; `views` is GET /api/views's answer (or
+// its .views array): every view of V with the reference step it must produce.  The check is
+// certify/run.py's, in JavaScript: every view runs at two batch sizes (all of V at once, then
+// one view per forward pass, as the runtime's smallest batches do); a view passes when the
+// model's step equals the reference step at both and its top-1 logit is strictly above the
+// top-2 (margin > 0; a tie is a fail).  The result is a certificate (certificate.js) with the
+// Python schema; POST it to /api/certificates to record it on the server.
 
-import { buildCertificate } from './certificate.js';
+import { buildCertificate, isoNow, sha256Text, stepKey, viewKey, viewSetText } from './certificate.js';
 
-export async function certifyInPage({ model, views, onProgress, batchSize = 512 } = {}) {
-  if (!model || typeof model.logits !== 'function') throw new Error('certifyInPage needs a model from loadModel()');
-  const viewSet = Array.isArray(views) ? { views } : views;
-  const rows = viewSet.views;
-  if (!rows || rows.length === 0) throw new Error('certifyInPage needs the view set (GET /api/views)');
-  const stepIndex = new Map(model.steps.map((s, k) => [s.join('\u0000'), k]));
-  const nSteps = model.steps.length;
-  const failures = [];
-  let passed = 0;
-  let minMargin = Infinity;
-  let minMarginView = null;
-  const t0 = performance.now();
-  for (let start = 0; start < rows.length; start += batchSize) {
-    const part = rows.slice(start, start + batchSize);
-    const { data } = await model.logits(part.map((r) => r.view));
-    for (let i = 0; i < part.length; i++) {
-      const at = i * nSteps;
-      let best = 0;
-      let second = -1;
-      for (let k = 1; k < nSteps; k++) {
-        if (data[at + k] > data[at + best]) { second = best; best = k; }
-        else if (second < 0 || data[at + k] > data[at + second]) second = k;
-      }
-      const margin = second < 0 ? Infinity : data[at + best] - data[at + second];
-      const want = stepIndex.get(part[i].step.join('\u0000'));
-      if (want === best) passed++;
-      else failures.push({ view: part[i].view, expected: part[i].step, got: model.steps[best],
-                           margin: want === undefined ? null : data[at + want] - data[at + best] });
-      if (margin < minMargin) { minMargin = margin; minMarginView = part[i].view; }
-    }
-    if (onProgress) onProgress(Math.min(start + batchSize, rows.length), rows.length);
-    await new Promise((r) => setTimeout(r, 0));   // let the page draw the progress
+const yieldToPage = () => new Promise((r) => setTimeout(r, 0));
+
+/** Logits of every view, `batchSize` views per forward pass: Float32Array [N * nSteps]. */
+async function runAll(model, views, batchSize, report) {
+  const n = model.steps.length;
+  const all = new Float32Array(views.length * n);
+  let lastYield = performance.now();
+  for (let k = 0; k < views.length; k += batchSize) {
+    const { data } = await model.logits(views.slice(k, k + batchSize));
+    all.set(data, k * n);
+    report(Math.min(k + batchSize, views.length));
+    if (performance.now() - lastYield > 50) { await yieldToPage(); lastYield = performance.now(); }
   }
-  const seconds = (performance.now() - t0) / 1000;
+  return all;
+}
+
+/** Top-1 index and margin (top-1 minus top-2, in float32 like numpy) per row. */
+function argmaxMargins(data, rows, n) {
+  const best = new Int32Array(rows);
+  const margin = new Float64Array(rows);
+  for (let i = 0; i < rows; i++) {
+    const at = i * n;
+    let b = 0;
+    for (let k = 1; k < n; k++) if (data[at + k] > data[at + b]) b = k;
+    let second = -Infinity;
+    for (let k = 0; k < n; k++) if (k !== b && data[at + k] > second) second = data[at + k];
+    best[i] = b;
+    margin[i] = n > 1 ? Math.fround(data[at + b] - second) : Infinity;
+  }
+  return { best, margin };
+}
+
+export async function certifyInPage({ model, views, onProgress, batchSizes } = {}) {
+  if (!model || typeof model.logits !== 'function') throw new Error('certifyInPage needs a model from loadModel()');
+  const rows = Array.isArray(views) ? views : views?.views;
+  if (!rows || rows.length === 0) throw new Error('certifyInPage needs the view set (GET /api/views)');
+  const viewSetSha256 = await sha256Text(viewSetText(rows));
+  if (!Array.isArray(views) && views.sha256 && views.sha256 !== viewSetSha256) {
+    throw new Error(`the view set received does not hash to the server's (${viewSetSha256.slice(0, 12)}… vs ${views.sha256.slice(0, 12)}…)`);
+  }
+  const sizes = batchSizes || [rows.length, 1];
+  const n = model.steps.length;
+  const vs = rows.map((r) => r.view);
+  const total = rows.length * sizes.length;
+  const started = isoNow();
+  const seconds = {};
+  const runs = [];
+  for (let s = 0; s < sizes.length; s++) {
+    const t = performance.now();
+    runs.push(await runAll(model, vs, sizes[s], (done) => onProgress?.(s * rows.length + done, total)));
+    seconds[String(sizes[s])] = Math.round(performance.now() - t) / 1000;
+  }
+  const results = runs.map((data) => argmaxMargins(data, rows.length, n));
+
+  let maxDiff = 0;
+  let worst = 0;
+  if (runs.length > 1) {
+    for (let i = 0; i < rows.length; i++) {
+      for (let k = 0; k < n; k++) {
+        const d = Math.abs(runs[0][i * n + k] - runs[1][i * n + k]);
+        if (d > maxDiff) { maxDiff = d; worst = i; }
+      }
+    }
+  }
+  const perView = [];
+  const failures = [];
+  let minMargin = Infinity;
+  let minAt = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const want = stepKey(rows[i].step);
+    const gots = results.map((r) => stepKey(model.steps[r.best[i]]));
+    const margin = Math.min(...results.map((r) => r.margin[i]));
+    const ok = gots.every((g) => g === want) && margin > 0;
+    const row = { view: viewKey(rows[i].view), expected: want, got: gots[0], margin, pass: ok };
+    if (new Set(gots).size > 1) row.got_by_batch_size = Object.fromEntries(sizes.map((s, j) => [String(s), gots[j]]));
+    perView.push(row);
+    if (!ok) failures.push({ ...row, witness: rows[i].witness ?? null });
+    if (margin < minMargin) { minMargin = margin; minAt = i; }
+  }
   return buildCertificate({
-    model, viewSet, seconds,
-    result: { views: rows.length, passed, failed: rows.length - passed, min_margin: minMargin,
-              min_margin_view: minMarginView, failures: failures.slice(0, 100) },
+    model, viewSetSha256, count: rows.length, batchSizes: sizes,
+    consistency: { max_abs_logit_diff: maxDiff, at_view: viewKey(rows[worst].view) },
+    result: {
+      passed: failures.length === 0, views: rows.length, passed_views: rows.length - failures.length,
+      failed_views: failures.length, failures,
+      min_margin: minMargin, min_margin_view: viewKey(rows[minAt].view), min_margin_step: stepKey(rows[minAt].step),
+    },
+    perView,
+    time: { started, finished: isoNow(), model_load_seconds: Math.round(model.info.loadMs) / 1000,
+            seconds_by_batch_size: seconds },
   });
 }

@@ -80,7 +80,9 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
 
   const metaResp = await fetch(modelUrl);
   if (!metaResp.ok) throw new Error(`cannot load ${modelUrl}: HTTP ${metaResp.status}`);
-  const meta = await metaResp.json();
+  const metaBytes = new Uint8Array(await metaResp.arrayBuffer());
+  const metaSha256 = await sha256Hex(metaBytes);       // model.json is a certificate subject too
+  const meta = JSON.parse(new TextDecoder().decode(metaBytes));
   const onnxUrl = new URL(meta.onnx, new URL(modelUrl, location.href)).href;
   const resp = await fetch(onnxUrl);
   if (!resp.ok) throw new Error(`cannot load ${onnxUrl}: HTTP ${resp.status}`);
@@ -136,7 +138,7 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
     adapter: chosen.gpu ? chosen.gpu.info : null,
     features: chosen.gpu ? chosen.gpu.features : null,
-    onnxSha256, onnxUrl, meta,
+    onnxSha256, onnxUrl, metaSha256, meta,
     gate: gateTensor.data[0],
     loadMs: performance.now() - t0,
   };

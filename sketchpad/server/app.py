@@ -29,6 +29,7 @@ from .static import add_isolation_headers
 from .store import CertificateStore
 
 REPO = Path(__file__).resolve().parents[2]
+MAX_BODY = 8_000_000
 
 
 @dataclass
@@ -76,6 +77,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.model = served
     stepper_lock = threading.Lock()
     add_isolation_headers(app)
+
+    @app.middleware("http")
+    async def _body_limit(request: Request, call_next):
+        # A certificate is ~0.3 MB and an expression at most 200,000 characters: refuse floods early.
+        size = request.headers.get("content-length")
+        if request.method == "POST" and size and size.isdigit() and int(size) > MAX_BODY:
+            return _error(413, f"request body of {int(size):,} bytes is over the {MAX_BODY:,}-byte limit")
+        return await call_next(request)
 
     def stepper():
         # Built on first use so that the server starts fast and a reference server needs no model.
@@ -130,7 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             checked = models.check_uploaded(cert, served)
         except InputError as e:
-            return _error(400 if not isinstance(e, models.UnknownModel) else 404, str(e))
+            return _error(422 if isinstance(e, models.UnknownModel) else 400, str(e))
         stored = app.state.store.add(cert, checked["model_sha256"], checked["backend"], checked["passed"])
         return {**stored, **checked}
 

@@ -1,0 +1,151 @@
+"""The page in headless Chromium (Debian's /usr/bin/chromium, driven by Playwright; skipped
+with the reason when it is absent): certification of all of V in the page, solving a
+1,000-digit sum and a 20x20-digit product exactly as Python does, clear messages for bad
+input, and working with the network off.
+
+The page serves the shipped model's committed ONNX export through a real server on
+127.0.0.1; every request that is not to 127.0.0.1 is blocked and counted (there must be none).
+"""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sketchpad.server.chromium import available
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(available() is not None, reason=f"headless browser tests: {available()}")]
+
+TIMEOUT = 120_000
+
+
+def model_dir():
+    """The shipped model (SKETCHPAD_TEST_MODEL may name another exported model directory)."""
+    import os
+    from pathlib import Path
+
+    from sketchpad.model import DEFAULT_MODEL_DIR
+    return Path(os.environ.get("SKETCHPAD_TEST_MODEL") or DEFAULT_MODEL_DIR)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from sketchpad.server import Settings
+    from sketchpad.server.live import running
+    assert Settings().ort_dir.is_dir(), "onnxruntime-web is not installed: run `npm ci` (.ci/install-browser.sh)"
+    assert (model_dir() / "onnx" / "model.onnx").is_file(), f"{model_dir()} has no ONNX export"
+    db = tmp_path_factory.mktemp("browser") / "certs.sqlite"
+    with running(Settings(db_path=str(db), model_dir=model_dir())) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from sketchpad.server.chromium import browser as launch
+    with launch() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def page(site, browser):
+    """One page for the whole module: loaded once, certified once (as a user would)."""
+    ctx = browser.new_context()
+    external: list[str] = []
+
+    def guard(route):
+        if route.request.url.startswith(site):
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    ctx.route("**/*", guard)
+    p = ctx.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.goto(f"{site}/?provider=wasm&speed=6")
+    p.wait_for_function("['ready', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    assert p.evaluate("document.body.dataset.state") == "ready", (p.inner_text("#error"), errors)
+    p.external, p.errors, p.ctx = external, errors, ctx
+    yield p
+    ctx.close()
+
+
+def solve_in_page(p, expr: str) -> str:
+    p.fill("#expr", expr)
+    p.click("#solve")
+    p.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    state = p.evaluate("document.body.dataset.state")
+    assert state == "done", (state, p.inner_text("#error"))
+    return p.inner_text("#answer").strip()
+
+
+def test_certification_suite_passes_all_views(page, site, tmp_path):
+    from certify.verify import verify_certificate
+    from sketchpad import views as V
+    page.click("#certify")
+    page.wait_for_function("['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=TIMEOUT)
+    assert page.evaluate("document.body.dataset.certState") == "passed", page.inner_text("#cert-result")
+    cert = page.evaluate("async () => (await fetch(document.getElementById('cert-download').href)).json()")
+    r = cert["predicate"]["result"]
+    n = len(V.load())
+    assert r["passed"] and r["views"] == r["passed_views"] == n and r["failed_views"] == 0
+    assert f"{n}/{n} views passed" in page.inner_text("#cert-result")
+    dev = cert["predicate"]["backend"]["device"]
+    assert dev["provider"] == "wasm" and "Chrome" in dev["user_agent"] and dev["dtype"] == "float32"
+    assert cert["predicate"]["versions"]["onnxruntime-web"].startswith("1.30")
+    # The page's certificate names files that Python can check: the ONNX graph, model.json, the
+    # weights and the view set, by the hashes the page computed itself.
+    path = tmp_path / "browser.json"
+    path.write_text(json.dumps(cert))
+    rep = verify_certificate(path, model_dir=model_dir())
+    assert rep.ok, rep.problems
+    # ... and the page recorded it on the server.
+    assert "recorded on the server" in page.inner_text("#cert-upload")
+    import httpx
+    listed = httpx.get(f"{site}/api/certificates").json()["certificates"]
+    assert any(c["certificate"] == cert for c in listed)
+    page.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
+
+
+def test_thousand_digit_sum_matches_python(page):
+    rnd = random.Random(1000)
+    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    assert solve_in_page(page, f"{a} + {b}") == str(a + b)
+    a = rnd.randrange(10 ** 999, 10 ** 1000)
+    assert solve_in_page(page, f"{a} - {b}") == str(a - b)
+
+
+def test_twenty_by_twenty_product_matches_python(page):
+    rnd = random.Random(20)
+    a, b = rnd.randrange(10 ** 19, 10 ** 20), rnd.randrange(10 ** 19, 10 ** 20)
+    assert solve_in_page(page, f"{a} * -{b}") == str(-a * b)
+    passes = int(page.inner_text("#c-passes").replace(",", ""))
+    assert passes > 400                        # one forward pass per view, no shortcut
+
+
+@pytest.mark.parametrize("expr, words", [("1 +", "syntax"), ("7 // 0", "zero"), ("sqrt(-9)", "negative"),
+                                          ("2 ** 8", "not supported"), ("12abc", "not")])
+def test_bad_input_shows_a_clear_message(page, expr, words):
+    page.fill("#expr", expr)
+    page.click("#solve")
+    page.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    assert page.evaluate("document.body.dataset.state") == "error"
+    msg = page.inner_text("#error")
+    assert page.is_visible("#error") and words in msg.lower(), msg
+    assert page.inner_text("#answer").strip() == ""
+
+
+def test_works_with_the_network_off(page):
+    from sketchpad.expr import evaluate_python, parse
+    assert page.external == [], f"the page asked for non-local resources: {page.external[:5]}"
+    page.ctx.set_offline(True)
+    try:
+        for expr in ("98765432109876543210 // -1234567", "sqrt(123456789012345678901234567890)",
+                     "gcd(1071, 462) + -(5 - 8)"):
+            assert solve_in_page(page, expr) == str(evaluate_python(parse(expr)))
+    finally:
+        page.ctx.set_offline(False)
+    assert page.errors == []
