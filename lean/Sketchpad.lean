@@ -1,0 +1,11 @@
+-- The Sketchpad Lean companion: every module, so that `lake build` checks every theorem.
+import Sketchpad.Basic
+import Sketchpad.Table
+import Sketchpad.Runtime
+import Sketchpad.Facts
+import Sketchpad.Reduction
+import Sketchpad.Correct
+import Sketchpad.Compose
+import Sketchpad.History
+import Sketchpad.Perturb
+import Sketchpad.Axioms

@@ -1,0 +1,220 @@
+"""Generate lean/Sketchpad/Table.lean from the Python reference stepper and the view set.
+
+The Lean project never retypes the specification: this script reads the committed view set
+(sketchpad/data/views.jsonl), recomputes every step with `sketchpad.reference.reference_step`
+(and refuses to run if the two disagree), and writes
+
+* one table `T_<OP> : List (View × Step)` per operation, in the order of views.jsonl;
+* `refStep : View → Step`, the reference stepper f*, looking a view up in its op's table;
+* `V_<OP>` and `V`, the view set (the keys of the tables);
+* witnesses in the Lean model for the scans the Lean project reasons about (ADD, SUB: two
+  digit rows; MUL: a digit row and one multiplier digit), found by running a Python mirror of
+  the Lean runtime (`trace` in Sketchpad/Runtime.lean) on small inputs.  Lean re-checks every
+  witness by `decide`, so a wrong mirror makes `lake build` fail rather than prove anything.
+
+Usage:  python lean/gen_table.py            (rewrite the file)
+        python lean/gen_table.py --check    (exit 1 if the committed file is stale)
+"""
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sketchpad import views as views_mod  # noqa: E402
+from sketchpad.reference import reference_step  # noqa: E402
+from sketchpad.symbols import BLANK, OPS, SCAN_OPS, NEXT_WORDS, Step, View  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "Sketchpad" / "Table.lean"
+
+CELL = {**{str(d): f".d{d}" for d in range(10)}, BLANK: ".blank", "+": ".plus", "-": ".minus",
+        "<": ".less", "=": ".equal", ">": ".greater", "Z": ".zero", "N": ".nonzero"}
+OP = {"ADD": ".ADD", "SUB": ".SUB", "CMP=": ".CMPEQ", "CMP<": ".CMPLT", "CMP>": ".CMPGT",
+      "MUL": ".MUL", "ZT": ".ZT", "INC": ".INC", "ADD2": ".ADD2", "DQ": ".DQ", "ODD": ".ODD",
+      "NEG": ".NEG", "ABS": ".ABS", "SGN+": ".SGNADD", "SGN-": ".SGNSUB", "SGN*": ".SGNMUL",
+      "SGN/": ".SGNDIV", "HALT": ".HALT", "CMP": ".CMP", "SWAP": ".SWAP", "ADJ": ".ADJ"}
+assert set(OP) == set(NEXT_WORDS)
+
+
+def lean_ident(op: str) -> str:
+    return OP[op][1:]
+
+
+def view_lean(v: View) -> str:
+    return f"⟨{OP[v.op]}, {CELL[v.a]}, {CELL[v.b]}, {CELL[v.c]}⟩"
+
+
+def step_lean(s: Step) -> str:
+    return f"⟨{CELL[s.sym]}, {CELL[s.flag]}, {OP[s.next]}⟩"
+
+
+def cells_lean(cells) -> str:
+    return "[" + ", ".join(CELL[c] for c in cells) + "]"
+
+
+# ------------------------------------------------------------------ the Lean runtime, mirrored
+
+def _hd(xs):
+    return xs[0] if xs else BLANK
+
+
+def lean_trace(n: int, op: str, xs: list, ys: list, c: str) -> list:
+    """Mirror of `Sketchpad.trace refStep n op xs ys c` (digit lists units first)."""
+    out = []
+    while n > 0:
+        v = View(op, _hd(xs), _hd(ys), c)
+        s = reference_step(v)
+        out.append((v, s))
+        if s.next not in SCAN_OPS:
+            break
+        op, xs, ys, c, n = s.next, xs[1:], ys[1:], s.flag, n - 1
+    return out
+
+
+def rows_trace(op: str, xs: list, ys: list) -> list:
+    """`trace refStep (max xs.length ys.length + 3) op xs ys .blank` (addTrace / subTrace)."""
+    return lean_trace(max(len(xs), len(ys)) + 3, op, xs, ys, BLANK)
+
+
+def mul_row_trace(xs: list, d: str) -> list:
+    """`mulRowTrace refStep xs d`."""
+    n = len(xs) + 3
+    return lean_trace(n, "MUL", xs, [d] * n, BLANK)
+
+
+def _digit_lists(max_len: int):
+    for n in range(1, max_len + 1):
+        for t in itertools.product("0123456789", repeat=n):
+            yield list(t)
+
+
+def find_row_witnesses(op: str, wanted: list[View]) -> dict:
+    need = set(wanted)
+    found: dict = {}
+    lists = list(_digit_lists(2))
+    for xs, ys in itertools.product(lists, lists):
+        for v, _ in rows_trace(op, xs, ys):
+            if v in need and v not in found:
+                found[v] = (xs, ys)
+        if len(found) == len(need):
+            break
+    missing = need - set(found)
+    if missing:
+        raise SystemExit(f"no Lean-model witness for {sorted(missing)[:5]}")
+    return found
+
+
+def find_mul_witnesses(wanted: list[View]) -> dict:
+    need = set(wanted)
+    found: dict = {}
+    for xs in _digit_lists(3):
+        for d in "0123456789":
+            for v, _ in mul_row_trace(xs, d):
+                if v in need and v not in found:
+                    found[v] = (xs, d)
+        if len(found) == len(need):
+            break
+    missing = need - set(found)
+    if missing:
+        raise SystemExit(f"no Lean-model witness for {sorted(missing)[:5]}")
+    return found
+
+
+# ------------------------------------------------------------------ emission
+
+def generate() -> str:
+    entries = views_mod.load()
+    by_op: dict[str, list] = {op: [] for op in OPS}
+    for e in entries:
+        v, s = e["view"], e["step"]
+        if reference_step(v) != s:
+            raise SystemExit(f"views.jsonl is stale at {v}: {s} != {reference_step(v)}")
+        by_op[v.op].append((v, s))
+    ops = [op for op in OPS if by_op[op]]
+    total = sum(len(by_op[op]) for op in ops)
+
+    L = []
+    L.append("-- GENERATED by lean/gen_table.py from sketchpad/reference.py (reference_step) and")
+    L.append("-- sketchpad/data/views.jsonl (the view set V).  Do not edit: run `python lean/gen_table.py`.")
+    L.append("-- tests/test_lean.py checks that this file equals a fresh generation.")
+    L.append("import Sketchpad.Basic")
+    L.append("")
+    L.append("set_option maxRecDepth 100000")
+    L.append("")
+    L.append("namespace Sketchpad")
+    L.append("")
+    for op in ops:
+        rows = by_op[op]
+        name = lean_ident(op)
+        L.append(f"/-- The reference steps of the {len(rows)} `{op}` views of V "
+                 f"(`reference_step` on each). -/")
+        L.append(f"def T_{name} : List (View × Step) := [")
+        body = [f"  ({view_lean(v)}, {step_lean(s)})" for v, s in rows]
+        L.append(",\n".join(body))
+        L.append("]")
+        L.append("")
+    L.append("/-- The reference stepper f* (the specification), as generated from")
+    L.append("`sketchpad.reference.reference_step`: the step of a view of V is looked up in the table")
+    L.append("of its operation.  Views outside V get `dfltStep`; no theorem depends on that value. -/")
+    L.append("def refStep (v : View) : Step :=")
+    L.append("  match v.op with")
+    for op in ops:
+        L.append(f"  | {OP[op]} => look v T_{lean_ident(op)}")
+    L.append("  | _ => dfltStep")
+    L.append("")
+    for op in ops:
+        name = lean_ident(op)
+        L.append(f"/-- The `{op}` views of V. -/")
+        L.append(f"def V_{name} : List View := T_{name}.map Prod.fst")
+        L.append("")
+    L.append(f"/-- The view set V: every view the Python runtime can present ({total} views). -/")
+    L.append("def V : List View :=")
+    L.append("  " + " ++ ".join(f"V_{lean_ident(op)}" for op in ops))
+    L.append("")
+    L.append(f"/-- The number of views, as in views.jsonl. -/")
+    L.append(f"def V_count : Nat := {total}")
+    L.append("")
+
+    for op in ("ADD", "SUB"):
+        wanted = [v for v, _ in by_op[op]]
+        wit = find_row_witnesses(op, wanted)
+        name = lean_ident(op)
+        L.append(f"/-- For every `{op}` view, two digit rows (units first) whose `{op}` scan in the Lean")
+        L.append("model presents it (checked in Sketchpad/Facts.lean). -/")
+        L.append(f"def W_{name} : List (View × List Cell × List Cell) := [")
+        body = [f"  ({view_lean(v)}, {cells_lean(wit[v][0])}, {cells_lean(wit[v][1])})" for v in wanted]
+        L.append(",\n".join(body))
+        L.append("]")
+        L.append("")
+    wanted = [v for v, _ in by_op["MUL"]]
+    wit = find_mul_witnesses(wanted)
+    L.append("/-- For every `MUL` view, a digit row and a multiplier digit whose partial-product scan")
+    L.append("in the Lean model presents it (checked in Sketchpad/Facts.lean). -/")
+    L.append("def W_MUL : List (View × List Cell × Cell) := [")
+    body = [f"  ({view_lean(v)}, {cells_lean(wit[v][0])}, {CELL[wit[v][1]]})" for v in wanted]
+    L.append(",\n".join(body))
+    L.append("]")
+    L.append("")
+    L.append("end Sketchpad")
+    L.append("")
+    return "\n".join(L)
+
+
+def main(argv: list[str]) -> int:
+    text = generate()
+    if "--check" in argv:
+        if not OUT.exists() or OUT.read_text() != text:
+            print(f"{OUT} is stale: run python lean/gen_table.py", file=sys.stderr)
+            return 1
+        print("up to date")
+        return 0
+    OUT.write_text(text)
+    print(f"wrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
