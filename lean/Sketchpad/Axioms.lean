@@ -1,8 +1,8 @@
 /-
   Sketchpad.Axioms — `#print axioms` for every main theorem (see lean/README.md).
   Expected: nothing beyond `propext`, `Classical.choice`, `Quot.sound` (the standard axioms
-  that core tactics such as `simp`, `omega` and `by_cases` may use).  No `sorryAx`, no
-  `Lean.ofReduceBool` (that would mean `native_decide`).
+  that core tactics such as `simp`, `omega` and `by_cases` may use).  In particular no
+  `Lean.ofReduceBool`: every finite check is evaluated by the kernel itself.
 -/
 import Sketchpad.Reduction
 import Sketchpad.Correct

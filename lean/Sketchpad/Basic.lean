@@ -177,9 +177,9 @@ theorem digits_nil : Digits [] := rfl
 theorem digits_cons {x : Cell} {xs : List Cell} (h : Digits (x :: xs)) :
     x.isDigit = true ∧ Digits xs := by
   have h' : (x.isDigit && allDigits xs) = true := h
-  cases hx : x.isDigit with
-  | false => rw [hx] at h'; exact absurd h' (by simp)
-  | true => rw [hx] at h'; exact ⟨rfl, h'⟩
+  show x.isDigit = true ∧ allDigits xs = true
+  revert h'
+  cases x.isDigit <;> cases allDigits xs <;> decide
 
 theorem digits_cons_intro {x : Cell} {xs : List Cell} (hx : x.isDigit = true) (h : Digits xs) :
     Digits (x :: xs) := by

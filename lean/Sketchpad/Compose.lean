@@ -188,9 +188,13 @@ theorem follow_eq (f : Stepper)
       subst hs
       rcases mem_carries hc with e | e
       · subst e
-        rw [selectPairs, follow, if_neg (show ¬(Cell.blank = Cell.d1) by decide)]
+        first
+          | rw [selectPairs, follow, if_neg (show ¬(Cell.blank = Cell.d1) by decide)]
+          | simp [selectPairs, follow]
       · subst e
-        rw [selectPairs, follow, if_pos (show Cell.d1 = Cell.d1 from rfl)]
+        first
+          | rw [selectPairs, follow, if_pos (show Cell.d1 = Cell.d1 from rfl)]
+          | simp [selectPairs, follow]
     cases hs : (f ⟨.ADD, hd xs, hd ys, c⟩).next.isScan with
     | false =>
       rw [hsel _ rfl, trace_halt f n .ADD xs ys c hs, hs,

@@ -23,7 +23,7 @@ theorem add_correct_aux (n : Nat) : ∀ (xs ys : List Cell) (c : Cell),
       rcases mem_carries hc with rfl | rfl
       · rw [trace_last refStep n .ADD [] [] .blank ⟨.ADD, .blank, .blank, .blank⟩
           ⟨.blank, .blank, .HALT⟩ rfl add_view_halt rfl]
-        exact ⟨rfl, rfl, rfl⟩
+        refine ⟨?_, ?_, ?_⟩ <;> first | rfl | decide
       · obtain ⟨m, rfl⟩ : ∃ m, n = m + 1 := ⟨n - 1, by
           have h0 : ([] : List Cell).length = 0 := rfl
           omega⟩
@@ -31,7 +31,7 @@ theorem add_correct_aux (n : Nat) : ∀ (xs ys : List Cell) (c : Cell),
           ⟨.d1, .blank, .ADD⟩ .ADD [] [] .blank rfl add_view_carry rfl rfl rfl rfl rfl,
           trace_last refStep m .ADD [] [] .blank ⟨.ADD, .blank, .blank, .blank⟩
           ⟨.blank, .blank, .HALT⟩ rfl add_view_halt rfl]
-        exact ⟨rfl, rfl, rfl⟩
+        refine ⟨?_, ?_, ?_⟩ <;> first | rfl | decide
     · have hne : ¬(hd xs = .blank ∧ hd ys = .blank ∧ c = .blank) := by
         intro ⟨h1, h2, _⟩
         exact hxy ⟨eq_nil_of_hd_blank hx h1, eq_nil_of_hd_blank hy h2⟩

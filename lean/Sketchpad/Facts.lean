@@ -1,7 +1,7 @@
 /-
   Sketchpad.Facts — finite facts about the generated table, each checked by evaluation
-  (`decide +kernel`: the kernel evaluates the decision procedure; no `native_decide`, no
-  extra axiom).  These are the only places where the proofs look into the table.
+  (`decide +kernel`: the kernel itself evaluates the decision procedure; no compiled code is
+  trusted and no axiom is added).  These are the only places where the proofs look into the table.
 -/
 import Sketchpad.Table
 import Sketchpad.Runtime

@@ -37,7 +37,9 @@ theorem htrace_step (g : HStepper) (h : List (View × Step)) (n : Nat) (op : Op)
     (hh : h ++ [(v, s)] = h') :
     htrace g h (n + 1) op xs ys c = (v, s) :: htrace g h' n op' xs' ys' c' := by
   subst hv hf hn hxs hys hc hh
-  rw [htrace, if_pos hsc]
+  first
+    | rw [htrace, if_pos hsc]
+    | simp [htrace, hsc]
 
 theorem htrace_last (g : HStepper) (h : List (View × Step)) (n : Nat) (op : Op)
     (xs ys : List Cell) (c : Cell) (v : View) (s : Step)
@@ -45,7 +47,9 @@ theorem htrace_last (g : HStepper) (h : List (View × Step)) (n : Nat) (op : Op)
     htrace g h (n + 1) op xs ys c = [(v, s)] := by
   subst hv hf
   have hsc' : ¬ ((g h ⟨op, hd xs, hd ys, c⟩).next.isScan = true) := by rw [hsc]; decide
-  rw [htrace, if_neg hsc']
+  first
+    | rw [htrace, if_neg hsc']
+    | simp [htrace, hsc]
 
 /-- A history-reading stepper that answers like `f` while the history is shorter than `K`
 runs like `f` for at most `K` columns. -/
@@ -102,15 +106,22 @@ theorem htrace_ones (N m : Nat) : ∀ k (h : List (View × Step)), h.length + k 
   | 0, h, hl => by
     rw [Nat.zero_add]
     have hb : histStepper N h ⟨.ADD, .blank, .blank, .blank⟩ = histBad := by
-      rw [histStepper, if_neg (show ¬(h.length < N + 3) by omega)]
+      have hl3 : ¬(h.length < N + 3) := by omega
+      first
+        | rw [histStepper, if_neg hl3]
+        | (unfold histStepper; rw [if_neg hl3])
+        | simp [histStepper, hl3]
     rw [htrace_last (histStepper N) h m .ADD (List.replicate 0 .d1) [] .blank
       ⟨.ADD, .blank, .blank, .blank⟩ histBad rfl hb rfl]
     try rfl
   | k + 1, h, hl => by
     rw [show k + 1 + m + 1 = (k + m + 1) + 1 by omega]
     have hg : histStepper N h ⟨.ADD, .d1, .blank, .blank⟩ = ⟨.d1, .blank, .ADD⟩ := by
-      rw [histStepper, if_pos (show h.length < N + 3 by omega)]
-      exact add_view_one
+      have hl3 : h.length < N + 3 := by omega
+      first
+        | (rw [histStepper, if_pos hl3]; exact add_view_one)
+        | (unfold histStepper; rw [if_pos hl3]; exact add_view_one)
+        | simp [histStepper, hl3, add_view_one]
     have hl' : (h ++ [pOne]).length + k = N + 3 := by
       rw [List.length_append]
       show h.length + 1 + k = N + 3
@@ -137,7 +148,10 @@ theorem no_finite_test (N : Nat) :
     have hm : max xs.length ys.length ≤ N := Nat.max_le.mpr ⟨hx, hy⟩
     have hg : ∀ h v, h.length < N + 3 → histStepper N h v = refStep v := by
       intro h v hl
-      rw [histStepper, if_pos hl]
+      first
+        | rw [histStepper, if_pos hl]
+        | (unfold histStepper; rw [if_pos hl])
+        | simp [histStepper, hl]
     unfold hAddRun rowsRun rowsTrace
     rw [htrace_eq_trace (histStepper N) refStep (N + 3) hg (max xs.length ys.length + 3) []
       .ADD xs ys .blank (by show 0 + (max xs.length ys.length + 3) ≤ N + 3; omega)]

@@ -38,13 +38,18 @@ theorem trace_cont (f : Stepper) (n : Nat) (op : Op) (xs ys : List Cell) (c : Ce
       (⟨op, hd xs, hd ys, c⟩, f ⟨op, hd xs, hd ys, c⟩) ::
         trace f n (f ⟨op, hd xs, hd ys, c⟩).next (tl xs) (tl ys)
           (f ⟨op, hd xs, hd ys, c⟩).flag := by
-  rw [trace, if_pos h]
+  first
+    | rw [trace, if_pos h]
+    | simp only [trace, h, if_pos]
+    | simp [trace, h]
 
 theorem trace_halt (f : Stepper) (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell)
     (h : (f ⟨op, hd xs, hd ys, c⟩).next.isScan = false) :
     trace f (n + 1) op xs ys c = [(⟨op, hd xs, hd ys, c⟩, f ⟨op, hd xs, hd ys, c⟩)] := by
   have h' : ¬ ((f ⟨op, hd xs, hd ys, c⟩).next.isScan = true) := by rw [h]; decide
-  rw [trace, if_neg h']
+  first
+    | rw [trace, if_neg h']
+    | simp [trace, h]
 
 /-- One column, with every piece named (the form the proofs rewrite with). -/
 theorem trace_step (f : Stepper) (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell)
@@ -205,11 +210,15 @@ theorem rowOf_nil : rowOf [] = [] := rfl
 
 theorem rowOf_cons_of_ne (p : View × Step) (t : List (View × Step)) (h : p.2.sym ≠ .blank) :
     rowOf (p :: t) = p.2.sym :: rowOf t := by
-  rw [rowOf, if_neg h]
+  first
+    | rw [rowOf, if_neg h]
+    | simp [rowOf, h]
 
 theorem rowOf_cons_of_eq (p : View × Step) (t : List (View × Step)) (h : p.2.sym = .blank) :
     rowOf (p :: t) = rowOf t := by
-  rw [rowOf, if_pos h]
+  first
+    | rw [rowOf, if_pos h]
+    | simp [rowOf, h]
 
 theorem rowOf_digit_mod (v : View) (m : Nat) (fl : Cell) (o : Op) (t : List (View × Step)) :
     rowOf ((v, ⟨Cell.digit (m % 10), fl, o⟩) :: t) = Cell.digit (m % 10) :: rowOf t :=
