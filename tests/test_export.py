@@ -111,3 +111,55 @@ def test_token_table_equals_the_tokenizer(exported):
 def test_export_refuses_a_non_model_directory(tmp_path, capsys):
     assert main(["export", "--model", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "not a model directory" in capsys.readouterr().err
+
+
+# --- the shipped model: ONNX certification, and a perturbed graph must fail ------------------
+
+FAST = None      # the certifier's default batch sizes: all of V at once, and one view at a time
+
+
+@pytest.fixture(scope="module")
+def shipped_copy(tmp_path_factory):
+    import shutil
+
+    from sketchpad.model import DEFAULT_MODEL_DIR
+    d = tmp_path_factory.mktemp("shipped") / "m"
+    shutil.copytree(DEFAULT_MODEL_DIR, d)
+    return d
+
+
+def test_shipped_onnx_export_is_certified(shipped_copy):
+    from certify import certify, verify_certificate
+    from certify.statement import sha256_file
+    rep = verify_certificate(shipped_copy / "certificates" / "onnx.json")
+    assert rep.ok, rep.problems
+    stmt = certify(shipped_copy, backend="onnx", batch_sizes=FAST)
+    p = stmt["predicate"]
+    assert p["result"]["passed"] and p["result"]["passed_views"] == len(V.load())
+    assert p["backend"]["name"] == "onnx" and p["backend"]["device"]["execution_provider"] == "CPUExecutionProvider"
+    names = {s["name"]: s["digest"]["sha256"] for s in stmt["subject"]}
+    assert names["onnx/model.onnx"] == sha256_file(shipped_copy / "onnx" / "model.onnx")
+    assert "onnx/model.json" in names and "adapter/adapter_model.safetensors" in names
+    meta = json.loads((shipped_copy / "onnx" / "model.json").read_text())
+    assert meta["parity"]["passed"] and meta["views_sha256"] == V.file_sha256()
+
+
+def test_perturbed_onnx_file_fails_certification(shipped_copy):
+    import onnx
+    from onnx import numpy_helper
+
+    from certify import certify, verify_certificate
+    path = shipped_copy / "onnx" / "model.onnx"
+    m = onnx.load(str(path))
+    emb = next(i for i in m.graph.initializer if i.name.endswith("embed_tokens.weight"))
+    w = numpy_helper.to_array(emb)
+    noise = np.random.default_rng(0).normal(0, 0.5 * float(w.std()), w.shape).astype(w.dtype)
+    emb.CopyFrom(numpy_helper.from_array(w + noise, emb.name))
+    onnx.save(m, str(path))
+    # The committed certificate no longer matches the file it names ...
+    rep = verify_certificate(shipped_copy / "certificates" / "onnx.json")
+    assert not rep.ok and any("onnx/model.onnx" in p for p in rep.problems)
+    # ... and certifying the perturbed graph afresh finds the views it now gets wrong.
+    p = certify(shipped_copy, backend="onnx", batch_sizes=(len(V.load()),))["predicate"]
+    assert not p["result"]["passed"] and p["result"]["failed_views"] > 0
+    assert all(not f["pass"] for f in p["result"]["failures"])

@@ -69,13 +69,13 @@ async function sha256Hex(bytes) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate } = {}) {
+export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = 2 } = {}) {
   const t0 = performance.now();
   const chosen = await chooseProvider(provider);
   // The WebGPU build also runs the wasm EP; the plain wasm build is smaller, so load only what is used.
   const ort = await import(ORT_BASE + (chosen.provider === 'webgpu' ? 'ort.webgpu.min.mjs' : 'ort.wasm.min.mjs'));
   ort.env.wasm.wasmPaths = ORT_BASE;
-  ort.env.wasm.numThreads = 2;          // without this onnxruntime-web runs on one thread
+  ort.env.wasm.numThreads = threads;    // 2: without it onnxruntime-web runs on one thread
   ort.env.logLevel = 'error';
 
   const metaResp = await fetch(modelUrl);
