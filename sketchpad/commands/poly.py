@@ -1,0 +1,58 @@
+"""`sketchpad poly expand|factor|solve "EXPR"`: the symbolic runtime on the command line."""
+from __future__ import annotations
+
+import json
+import sys
+
+
+def register(sub):
+    p = sub.add_parser("poly", help="expand, factor or solve a polynomial (every number computed on the sheet)")
+    p.add_argument("action", choices=("expand", "factor", "solve"), help="what to do")
+    p.add_argument("expr", help='the polynomial, e.g. "(x+1)^3 - 2*x*(x-4)" or "3x^2 - 12"; '
+                                'solve also takes "LHS = RHS"; "-" reads standard input')
+    p.add_argument("--stepper", choices=("reference", "model"), default=None,
+                   help="who computes the steps (default: the shipped model when present)")
+    p.add_argument("--model", metavar="DIR", help="a model directory (implies --stepper model)")
+    p.add_argument("--backend", choices=("torch", "onnx"), default="torch", help="how the model runs")
+    p.add_argument("--gate", type=float, default=1.0, help="adapter gate (1 = sheet executor)")
+    p.add_argument("--allow-uncertified", action="store_true",
+                   help="run a model that has no passing certificate for this backend")
+    p.add_argument("--json", action="store_true", help="print the result and counters as JSON")
+    p.add_argument("--audit", action="store_true",
+                   help="also list every arithmetic operation: op, operands, result, forward passes")
+    p.add_argument("--max-degree", type=int, default=200, help="largest degree allowed (default 200)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..errors import InputError
+    from .. import symbolic
+    expr = sys.stdin.read().strip() if args.expr == "-" else args.expr
+    if args.max_degree < 1:
+        raise InputError("--max-degree must be positive")
+    from .solve import make_stepper                 # the same stepper choice as `sketchpad solve`
+    stepper = "reference" if args.stepper == "reference" else (
+        None if args.stepper is None and not args.model and symbolic.default_stepper() == "reference"
+        else make_stepper(args))
+    result = getattr(symbolic, args.action)(expr, stepper, max_degree=args.max_degree)
+    if args.json:
+        print(json.dumps(result.as_dict(audit=args.audit)))
+        return 0
+    print(result)
+    if args.action == "factor" and not result.proven:
+        print("note: a factor of degree >= 5 could not be proven irreducible within the search budget")
+    if args.audit:
+        for e in result.audit:
+            if e["op"] == "literal":
+                print(f"  literal {e['result']:>12}   ({e['why']})")
+            else:
+                print(f"  {e['op']:>7} {' '.join(map(str, e['operands']))} -> {_flat(e['result'])}"
+                      f"   [{e['forward_passes']} passes]")
+    c = result.counters()
+    print(f"{c['operations']} operations, {c['forward_passes']} forward passes, {c['batches']} batches, "
+          f"{c['seconds']:.3f} s, stepper {c['stepper']}", file=sys.stderr)
+    return 0
+
+
+def _flat(v) -> str:
+    return ", ".join(v) if isinstance(v, list) else v

@@ -1,0 +1,164 @@
+"""The public calls: expand, factor, solve.  Each call gets a fresh Context, so the result's
+audit lists exactly the operations (and literals) of that call."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..expr import Limits
+from .context import Context
+from .factor import Factorization, factor_poly
+from .parse import parse_equation, parse_poly
+from .poly import Poly
+from .solving import Root, roots_of
+
+
+@dataclass
+class Result:
+    input: str
+    poly: Poly = field(repr=False)
+    context: Context = field(repr=False)
+    seconds: float = 0.0
+
+    @property
+    def stepper(self) -> str:
+        return self.context.stepper_name
+
+    @property
+    def forward_passes(self) -> int:
+        return self.context.forward_passes
+
+    @property
+    def batches(self) -> int:
+        return self.context.batches
+
+    @property
+    def operations(self) -> int:
+        return len(self.context.log)
+
+    @property
+    def audit(self) -> list[dict]:
+        """Every literal that entered and every operation the procedures ran, in order."""
+        return self.context.audit()
+
+    def counters(self) -> dict:
+        return {"stepper": self.stepper, "operations": self.operations,
+                "forward_passes": self.forward_passes, "batches": self.batches,
+                "seconds": round(self.seconds, 6)}
+
+    def as_dict(self, audit: bool = False) -> dict:
+        d = {"input": self.input, "polynomial": str(self.poly), **self.payload(), **self.counters()}
+        if audit:
+            d["audit"] = self.audit
+        return d
+
+    def payload(self) -> dict:
+        raise NotImplementedError
+
+
+@dataclass
+class Expansion(Result):
+    def payload(self) -> dict:
+        return {"expanded": str(self.poly), "degree": self.poly.degree,
+                "coefficients": [str(c) for c in _dense(self.poly)]}
+
+    def __str__(self) -> str:
+        return str(self.poly)
+
+
+@dataclass
+class Factored(Result):
+    factorization: Factorization = None
+
+    @property
+    def content(self):
+        return self.factorization.content
+
+    @property
+    def factors(self) -> list:
+        return self.factorization.factors
+
+    @property
+    def proven(self) -> bool:
+        return self.factorization.proven
+
+    def payload(self) -> dict:
+        f = self.factorization
+        return {"factored": str(f), "content": str(f.content),
+                "factors": [{"factor": str(g), "multiplicity": m, "degree": g.degree} for g, m in f.factors],
+                "proven_irreducible": f.proven}
+
+    def __str__(self) -> str:
+        return str(self.factorization)
+
+
+@dataclass
+class Solution(Result):
+    roots: list = field(default_factory=list)          # [Root]
+    unsolved: list = field(default_factory=list)       # [(Poly, multiplicity)]
+    factorization: Factorization = None
+
+    def payload(self) -> dict:
+        return {"roots": [_root_dict(r) for r in self.roots],
+                "unsolved": [{"factor": str(g), "multiplicity": m, "degree": g.degree} for g, m in self.unsolved],
+                "factored": str(self.factorization)}
+
+    def __str__(self) -> str:
+        lines = [f"{self.poly.var} = {r}" + (f"  (multiplicity {r.multiplicity})" if r.multiplicity > 1 else "")
+                 for r in self.roots]
+        lines += [f"roots of {g} (degree {g.degree}, no closed form here)" for g, _ in self.unsolved]
+        return "\n".join(lines) if lines else "no roots"
+
+
+def _root_dict(r: Root) -> dict:
+    d = {"root": str(r), "kind": r.kind, "multiplicity": r.multiplicity, "sympy": _sympy_text(r)}
+    if r.kind != "rational":
+        d["simplified"] = r.value.simplified
+    return d
+
+
+def _sympy_text(r: Root) -> str:
+    v = r.value
+    return f"Rational({v.num}, {v.den})" if r.kind == "rational" else v.text(python=True)
+
+
+def _dense(p: Poly) -> list:
+    if p.is_zero:
+        return [p.ctx.const(0, "zero")]
+    return [p.at(k) for k in range(p.degree, -1, -1)]
+
+
+def _context(stepper, limits, max_degree) -> Context:
+    return Context(stepper, limits or Limits(), max_degree)
+
+
+def expand(expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200) -> Expansion:
+    """Parse and expand EXPR; every coefficient operation runs on the sheet."""
+    ctx = _context(stepper, limits, max_degree)
+    t = time.perf_counter()
+    p = parse_poly(ctx, expr)
+    return Expansion(expr, p, ctx, time.perf_counter() - t)
+
+
+def factor(expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200,
+           method: str = "auto") -> Factored:
+    """Content and irreducible factors over Z, with multiplicities."""
+    ctx = _context(stepper, limits, max_degree)
+    t = time.perf_counter()
+    p = parse_poly(ctx, expr)
+    f = factor_poly(p, method=method)
+    return Factored(expr, p, ctx, time.perf_counter() - t, f)
+
+
+def solve(expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200,
+          method: str = "auto") -> Solution:
+    """All exact roots of EXPR = 0 (or of LHS = RHS): rational, surd and complex."""
+    ctx = _context(stepper, limits, max_degree)
+    t = time.perf_counter()
+    p = parse_equation(ctx, expr)
+    if p.is_zero:
+        raise InputError("the equation holds for every value of the variable (it is 0 = 0)")
+    f = factor_poly(p, method=method)
+    roots, unsolved = roots_of(f)
+    return Solution(expr, p, ctx, time.perf_counter() - t, roots, unsolved, f)

@@ -1,0 +1,99 @@
+"""A Context owns the Arithmetic service that computes every number of one symbolic call.
+
+All numbers of a call belong to one context, so its log is the complete audit of that call:
+every operation the procedures ran, plus every literal that entered from outside (the
+expression's own coefficients, and small structural constants such as an exponent or a trial
+divisor, each recorded with the reason it was needed).
+"""
+from __future__ import annotations
+
+import time
+
+from ..arith import Arithmetic
+from ..errors import InputError
+from ..expr import Limits
+from ..numbers import to_digits
+
+
+def default_stepper() -> str:
+    """The shipped model when its package imports, else the reference stepper.
+
+    Checked at call time, not import time, so installing the model changes the default
+    without reloading this module."""
+    try:
+        import sketchpad.model.stepper  # noqa: F401
+        return "model"
+    except ImportError:
+        return "reference"
+
+
+def _text(v) -> str:
+    if isinstance(v, tuple):
+        return [_text(x) for x in v]
+    return ("-" if v < 0 else "") + to_digits(v)
+
+
+class Context:
+    def __init__(self, stepper=None, limits: Limits | None = None, max_degree: int = 200):
+        if stepper is None:
+            stepper = default_stepper()
+        if stepper == "model" and default_stepper() != "model":
+            raise InputError("the model stepper is not installed (sketchpad.model.stepper does not import); "
+                             "use stepper='reference' (--stepper reference)")
+        self.stepper_name = stepper if isinstance(stepper, str) else getattr(stepper, "name", type(stepper).__name__)
+        self.arith = Arithmetic(stepper=stepper, limits=limits or Limits())
+        self.max_degree = max_degree
+        self.literals: list[tuple[int, str, int]] = []   # (value, why it entered, ops before it)
+        self._consts: dict[int, object] = {}
+        self.started = time.perf_counter()
+        from .integer import Z
+        self._Z = Z
+
+    def lit(self, value: int, why: str):
+        """Bring an integer from outside into the context (recorded; never computed here)."""
+        if type(value) is not int:
+            raise TypeError(f"a literal must be a Python int, got {type(value).__name__}")
+        self.literals.append((value, why, len(self.arith.log)))
+        return self._Z(self, value)
+
+    def const(self, value: int, why: str):
+        """A structural constant (1, 2, an exponent, a trial divisor): recorded once, then reused."""
+        z = self._consts.get(value)
+        if z is None:
+            z = self._consts[value] = self.lit(value, why)
+        return z
+
+    def _wrap(self, value: int):
+        """A value the procedures just computed (only the number types call this)."""
+        return self._Z(self, value)
+
+    # counters and audit -------------------------------------------------------------------
+    @property
+    def forward_passes(self) -> int:
+        return self.arith.forward_passes
+
+    @property
+    def batches(self) -> int:
+        return self.arith.batches
+
+    @property
+    def log(self):
+        return self.arith.log
+
+    def audit(self) -> list[dict]:
+        """Literals and operations in the order they happened."""
+        out, lits = [], iter(self.literals)
+        nxt = next(lits, None)
+        for i, r in enumerate(self.log + [None]):
+            while nxt is not None and nxt[2] <= i:
+                out.append({"op": "literal", "operands": [], "result": _text(nxt[0]), "why": nxt[1],
+                            "forward_passes": 0, "batches": 0})
+                nxt = next(lits, None)
+            if r is not None:
+                out.append({"op": r.op, "operands": [_text(o) for o in r.operands], "result": _text(r.result),
+                            "forward_passes": r.forward_passes, "batches": r.batches})
+        return out
+
+    def check_degree(self, degree: int) -> None:
+        if degree > self.max_degree:
+            raise InputError(f"the polynomial would have degree {degree:,}; the limit is {self.max_degree:,}")
