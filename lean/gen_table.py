@@ -43,16 +43,22 @@ def lean_ident(op: str) -> str:
     return OP[op][1:]
 
 
+# Every generated term elaborates without an expected type (long list literals are elaborated
+# through intermediate `let`s): constructors are named, cells in lists are fully qualified.
 def view_lean(v: View) -> str:
-    return f"⟨{OP[v.op]}, {CELL[v.a]}, {CELL[v.b]}, {CELL[v.c]}⟩"
+    return f"View.mk {OP[v.op]} {CELL[v.a]} {CELL[v.b]} {CELL[v.c]}"
 
 
 def step_lean(s: Step) -> str:
-    return f"⟨{CELL[s.sym]}, {CELL[s.flag]}, {OP[s.next]}⟩"
+    return f"Step.mk {CELL[s.sym]} {CELL[s.flag]} {OP[s.next]}"
+
+
+def cell_q(c: str) -> str:
+    return "Cell" + CELL[c]
 
 
 def cells_lean(cells) -> str:
-    return "[" + ", ".join(CELL[c] for c in cells) + "]"
+    return "[" + ", ".join(cell_q(c) for c in cells) + "]"
 
 
 # ------------------------------------------------------------------ the Lean runtime, mirrored
@@ -143,6 +149,7 @@ def generate() -> str:
     L.append("import Sketchpad.Basic")
     L.append("")
     L.append("set_option maxRecDepth 100000")
+    L.append("set_option maxHeartbeats 0")
     L.append("")
     L.append("namespace Sketchpad")
     L.append("")
@@ -194,7 +201,7 @@ def generate() -> str:
     L.append("/-- For every `MUL` view, a digit row and a multiplier digit whose partial-product scan")
     L.append("in the Lean model presents it (checked in Sketchpad/Facts.lean). -/")
     L.append("def W_MUL : List (View × List Cell × Cell) := [")
-    body = [f"  ({view_lean(v)}, {cells_lean(wit[v][0])}, {CELL[wit[v][1]]})" for v in wanted]
+    body = [f"  ({view_lean(v)}, {cells_lean(wit[v][0])}, {cell_q(wit[v][1])})" for v in wanted]
     L.append(",\n".join(body))
     L.append("]")
     L.append("")

@@ -67,7 +67,7 @@ def test_generated_table_is_fresh():
 def test_generated_table_matches_reference_and_view_set():
     text = (LEAN / "Sketchpad" / "Table.lean").read_text()
     entries = views_mod.load()
-    rows = re.findall(r"^  \((⟨[^⟩]*⟩), (⟨[^⟩]*⟩)\)", text, flags=re.M)
+    rows = re.findall(r"^  \((View\.mk [^,]*), (Step\.mk [^)]*)\)", text, flags=re.M)
     assert len(rows) == len(entries) == 1436
     gen = _gen()
     for (lv, ls), e in zip(rows, entries):
@@ -172,3 +172,62 @@ def test_lake_build():
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     out = proc.stdout + proc.stderr
     assert "sorryAx" not in out and "ofReduceBool" not in out
+
+
+def test_finite_facts_hold():
+    """The finite facts Sketchpad/Facts.lean checks with `decide +kernel`, checked here too, so a
+    change of the reference or of V that would break the Lean build fails without a toolchain."""
+    gen = _gen()
+    V = views_mod.view_set()
+    D = "0123456789"
+    db, carries, mul_carries = list(D) + ["_"], ["_", "1"], ["_"] + list("12345678")
+    val = lambda c: int(c) if c in D else 0  # noqa: E731
+    digit = lambda n: str(n) if n < 10 else "_"  # noqa: E731
+    carry = lambda n: "_" if n == 0 else digit(n)  # noqa: E731
+    mul_ok = lambda b, c: c == "_" or val(c) < val(b)  # noqa: E731
+    scan_ops = {"ADD", "SUB", "CMP=", "CMP<", "CMP>", "MUL", "ZT", "INC", "ADD2"}
+    for a in db:
+        for b in db:
+            for c in carries:
+                for op in (ADD, SUB):
+                    v = View(op, a, b, c)
+                    s = reference_step(v)
+                    assert v in V and s.sym in db
+                    if s.next in scan_ops:
+                        assert s.next == op and s.flag in carries
+                s = reference_step(View(ADD, a, b, c))
+                if (a, b, c) != ("_", "_", "_"):
+                    t = val(a) + val(b) + val(c)
+                    assert tuple(s) == (digit(t % 10), carry(t // 10), ADD)
+                s = reference_step(View(SUB, a, b, c))
+                if (a, b) != ("_", "_"):
+                    assert s.next == SUB and s.sym in D and s.flag in carries
+                    assert val(s.sym) + val(b) + val(c) == val(a) + 10 * val(s.flag)
+                else:
+                    assert tuple(s) == ("_", c, "HALT")
+    for a in db:
+        for b in D:
+            for c in mul_carries:
+                if not mul_ok(b, c):
+                    continue
+                v = View(MUL, a, b, c)
+                s = reference_step(v)
+                assert v in V and s.sym in db
+                if s.next in scan_ops:
+                    assert s.next == MUL and s.flag in mul_carries and mul_ok(b, s.flag)
+                if a != "_":
+                    p = val(a) * val(b) + val(c)
+                    assert tuple(s) == (digit(p % 10), carry(p // 10), MUL)
+                    assert p // 10 < 10 and carry(p // 10) in mul_carries and mul_ok(b, carry(p // 10))
+                elif c != "_":
+                    assert tuple(s) == (c, "_", MUL)
+                else:
+                    assert tuple(s) == ("_", "_", "HALT")
+    # the generated witnesses present their views in the Lean model (W_*_ok)
+    for op in (ADD, SUB):
+        wanted = [v for v in V if v.op == op]
+        for v, (xs, ys) in gen.find_row_witnesses(op, wanted).items():
+            assert v in [w for w, _ in gen.rows_trace(op, xs, ys)]
+    wanted = [v for v in V if v.op == MUL]
+    for v, (xs, d) in gen.find_mul_witnesses(wanted).items():
+        assert v in [w for w, _ in gen.mul_row_trace(xs, d)]

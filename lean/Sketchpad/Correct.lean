@@ -120,7 +120,7 @@ theorem sub_correct_aux (n : Nat) : ∀ (xs ys : List Cell) (c : Cell),
         (digits_tl hx) (digits_tl hy) hflag (by omega) (by omega)
       rw [trace_step refStep n .SUB xs ys c ⟨.SUB, hd xs, hd ys, c⟩ (refStep ⟨.SUB, hd xs, hd ys, c⟩)
         .SUB (tl xs) (tl ys) (refStep ⟨.SUB, hd xs, hd ys, c⟩).flag rfl rfl hnext rfl rfl rfl rfl]
-      rw [rowOf_cons_of_ne (⟨.SUB, hd xs, hd ys, c⟩, refStep ⟨.SUB, hd xs, hd ys, c⟩) _
+      rw [rowOf_cons_step ⟨.SUB, hd xs, hd ys, c⟩ (refStep ⟨.SUB, hd xs, hd ys, c⟩) _
         (Cell.ne_blank_of_isDigit hsym)]
       refine ⟨?_, digits_cons_intro hsym ihd, ?_, ?_⟩
       · rw [lastFlag_cons, rowVal_cons, List.length_cons, Nat.pow_succ, mul_pow_succ,

@@ -7,6 +7,7 @@ import Sketchpad.Table
 import Sketchpad.Runtime
 
 set_option maxRecDepth 100000
+set_option maxHeartbeats 0
 
 namespace Sketchpad
 

@@ -220,6 +220,10 @@ theorem rowOf_cons_of_eq (p : View × Step) (t : List (View × Step)) (h : p.2.s
     | rw [rowOf, if_pos h]
     | simp [rowOf, h]
 
+theorem rowOf_cons_step (v : View) (s : Step) (t : List (View × Step)) (h : s.sym ≠ .blank) :
+    rowOf ((v, s) :: t) = s.sym :: rowOf t :=
+  rowOf_cons_of_ne (v, s) t h
+
 theorem rowOf_digit_mod (v : View) (m : Nat) (fl : Cell) (o : Op) (t : List (View × Step)) :
     rowOf ((v, ⟨Cell.digit (m % 10), fl, o⟩) :: t) = Cell.digit (m % 10) :: rowOf t :=
   rowOf_cons_of_ne (v, ⟨Cell.digit (m % 10), fl, o⟩) t (Cell.digit_mod_ne_blank m)
