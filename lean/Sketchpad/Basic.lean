@@ -158,6 +158,11 @@ theorem carry_mem_carries : ∀ n, n ≤ 1 → Cell.carry n ∈ carries
   | 1, _ => by decide
   | n + 2, h => absurd h (by omega)
 
+theorem mulOK_blank (d : Cell) : mulOK d .blank = true := by
+  first
+    | rfl
+    | simp [mulOK]
+
 /-! ### Lemmas about rows -/
 
 theorem rowVal_cons (x : Cell) (l : List Cell) : rowVal (x :: l) = x.val + 10 * rowVal l := rfl

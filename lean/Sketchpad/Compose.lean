@@ -117,7 +117,7 @@ any lengths (the second one non-empty) writes a digit row denoting the product. 
 theorem mul_correct (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) (hne : ys ≠ []) :
     rowVal (mulRun refStep xs ys).1 = rowVal xs * rowVal ys ∧ Digits (mulRun refStep xs ys).1 := by
   cases ys with
-  | nil => exact absurd rfl hne
+  | nil => exact (hne rfl).elim
   | cons d ds =>
     obtain ⟨hd, hds⟩ := digits_cons hy
     obtain ⟨hm, hmd, _⟩ := mul_row_correct xs d hx hd

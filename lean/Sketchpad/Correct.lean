@@ -212,7 +212,7 @@ theorem mul_row_correct (xs : List Cell) (d : Cell) (hx : Digits xs) (hd : d.isD
     rowVal (rowOf (mulRowTrace refStep xs d)) = rowVal xs * d.val ∧
     Digits (rowOf (mulRowTrace refStep xs d)) ∧
     lastNext (mulRowTrace refStep xs d) .MUL = .HALT := by
-  obtain ⟨h1, h2, h3⟩ := mul_row_aux d hd (xs.length + 3) xs .blank hx (by decide) rfl (by omega)
+  obtain ⟨h1, h2, h3⟩ := mul_row_aux d hd (xs.length + 3) xs .blank hx (by decide) (mulOK_blank d) (by omega)
   have e : Cell.blank.val = 0 := rfl
   rw [e, Nat.add_zero] at h1
   exact ⟨h1, h2, h3⟩

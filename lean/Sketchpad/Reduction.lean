@@ -122,7 +122,7 @@ theorem mul_row_exact (f : Stepper) (hf : ∀ v ∈ V_MUL, f v = refStep v)
     (xs : List Cell) (d : Cell) (hx : Digits xs) (hd : d.isDigit = true) :
     mulRowTrace f xs d = mulRowTrace refStep xs d :=
   trace_congr f refStep (xs.length + 3) .MUL xs (List.replicate (xs.length + 3) d) .blank
-    (fun p hp => hf p.1 (mul_sound d hd _ xs .blank hx (by decide) rfl p hp))
+    (fun p hp => hf p.1 (mul_sound d hd _ xs .blank hx (by decide) (mulOK_blank d) p hp))
 
 /-- **Theorem 1 (partial-product rows).** A stepper computes every row `x · d` (digit row `x`
 of any length, digit `d`) exactly as the reference does iff it agrees with the reference on
@@ -155,6 +155,6 @@ theorem mul_row_syms (xs : List Cell) (d : Cell) (hx : Digits xs) (hd : d.isDigi
     ∀ p ∈ mulRowTrace refStep xs d, p.2.sym ∈ db := by
   intro p hp
   rw [trace_snd refStep _ _ _ _ _ p hp]
-  exact mul_sym_db p.1 (mul_sound d hd _ xs .blank hx (by decide) rfl p hp)
+  exact mul_sym_db p.1 (mul_sound d hd _ xs .blank hx (by decide) (mulOK_blank d) p hp)
 
 end Sketchpad
