@@ -126,6 +126,7 @@ theorem mul_correct (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) (hne :
     show rowVal (mulGo refStep xs 1 (rowOf (mulRowTrace refStep xs d)) ds).1 =
       rowVal xs * rowVal (d :: ds)
     rw [hv, hm, rowVal_cons, Nat.pow_one, Nat.mul_add, Nat.mul_left_comm (rowVal xs) 10 (rowVal ds)]
+    try omega
 
 /-- **Theorem 5, end to end.** A stepper exact on the finite sets `V_MUL` and `V_ADD`
 multiplies digit rows of every length correctly. -/
