@@ -34,7 +34,7 @@ theorem argmaxAux_mem (score : Step → Int) :
   | nil => intro best; exact List.Mem.head _
   | cons t rest ih =>
     intro best
-    simp only [argmaxAux]
+    first | simp only [argmaxAux] | rw [argmaxAux]
     by_cases hlt : score best < score t
     · rw [if_pos hlt]
       have h := ih t
@@ -67,7 +67,7 @@ theorem argmaxAux_eq (score : Step → Int) (s : Step) :
     · cases e
   | cons t rest ih =>
     intro best h1 h2 h3
-    simp only [argmaxAux]
+    first | simp only [argmaxAux] | rw [argmaxAux]
     by_cases hlt : score best < score t
     · rw [if_pos hlt]
       apply ih t
