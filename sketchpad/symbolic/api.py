@@ -108,6 +108,8 @@ class Solution(Result):
         lines = [f"{self.poly.var} = {r}" + (f"  (multiplicity {r.multiplicity})" if r.multiplicity > 1 else "")
                  for r in self.roots]
         lines += [f"roots of {g} (degree {g.degree}, no closed form here)" for g, _ in self.unsolved]
+        if any(r.kind != "rational" and not r.value.simplified for r in self.roots):
+            lines.append("note: a radicand could not be proven square-free by trial division (primes < 1000)")
         return "\n".join(lines) if lines else "no roots"
 
 

@@ -34,7 +34,8 @@ def _text(v) -> str:
 
 
 class Context:
-    def __init__(self, stepper=None, limits: Limits | None = None, max_degree: int = 200):
+    def __init__(self, stepper=None, limits: Limits | None = None, max_degree: int = 200,
+                 max_operations: int = 200_000):
         if stepper is None:
             stepper = default_stepper()
         if stepper == "model" and default_stepper() != "model":
@@ -43,6 +44,7 @@ class Context:
         self.stepper_name = stepper if isinstance(stepper, str) else getattr(stepper, "name", type(stepper).__name__)
         self.arith = Arithmetic(stepper=stepper, limits=limits or Limits())
         self.max_degree = max_degree
+        self.max_operations = max_operations
         self.literals: list[tuple[int, str, int]] = []   # (value, why it entered, ops before it)
         self._consts: dict[int, object] = {}
         self.started = time.perf_counter()
@@ -65,6 +67,9 @@ class Context:
 
     def _wrap(self, value: int):
         """A value the procedures just computed (only the number types call this)."""
+        if len(self.arith.log) > self.max_operations:
+            raise InputError(f"this problem needs more than {self.max_operations:,} arithmetic operations; "
+                             f"the limit stops it rather than running for hours")
         return self._Z(self, value)
 
     # counters and audit -------------------------------------------------------------------

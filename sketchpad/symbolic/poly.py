@@ -5,6 +5,7 @@ that becomes zero is dropped by reading it, so "zero" never needs to be computed
 """
 from __future__ import annotations
 
+from ..errors import InputError
 from .integer import Z
 
 
@@ -111,6 +112,12 @@ class Poly:
         if type(n) is not int or n < 0:
             raise TypeError("polynomial exponent must be a non-negative int")
         self.ctx.check_degree(max(self.degree, 0) * n)
+        if self.terms and n > 1:                 # reading lengths: refuse hopeless powers up front
+            digits = max(c.digits for c in self.terms.values()) * n
+            limit = self.ctx.arith.limits.max_quadratic_digits
+            if digits > 2 * limit and (max(c.digits for c in self.terms.values()) > 1 or len(self.terms) == 1):
+                raise InputError(f"the power ^{n} would give coefficients of about {digits:,} digits; "
+                                 f"products are limited to {limit:,}-digit operands")
         result, base = None, self
         while n:
             if n & 1:
