@@ -171,6 +171,7 @@ async function onSolve(ev) {
     setState('done');
   } catch (e) {
     if (e.sheet) { sheetView.show(e.sheet); sheetView.scrollToEnd(); }
+    $('view-line').textContent = e.counters ? `stopped after ${e.counters.batches} batches` : '';
     if (e.counters) {
       const c = e.counters;
       setCounters({ forwardPasses: c.forwardPasses, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: performance.now() - t0 });

@@ -168,11 +168,13 @@ export class SheetView {
       }
     };
     // Only the columns in sight: a 20,000-digit row costs no more than a short one.
-    const lo = Math.max(0, this.cols - 1 - colHi - row.offset), hi = Math.min(row.width() - 1, this.cols - 1 - colLo - row.offset);
+    // Views also read blank columns past a row's top digit (where a scan ends): box those too.
+    const lo = Math.max(0, this.cols - 1 - colHi - row.offset), hi = this.cols - 1 - colLo - row.offset;
     for (let i = lo; i <= hi; i++) {
       const x = this.cellX(row, i);
       if (!visible(x)) continue;
       box(x, `${block} ${index} ${i}`);
+      if (i >= row.width()) continue;
       const sym = row.sym(i);
       if (sym === BLANK) continue;
       const cell = row.cell(i);
