@@ -1,0 +1,85 @@
+"""The base LM: a Qwen3.5-family config, and loading/saving it with transformers' Auto classes.
+
+The flagship is Qwen3.5-0.8B; the shipped default is the same architecture shrunk to hidden
+size 64 with one Gated DeltaNet layer and one full-attention layer (~100k parameters), so it
+trains on a CPU in minutes and one forward pass costs about a millisecond.
+
+`forward_logits` is the one place the network is called.  Two things keep it fast without
+changing what is computed: the DeltaNet fallback's chunk is set to the sequence length (the
+default pads every sequence to 64 positions), and for fixed-length, unpadded view batches the
+attention masks are passed as None (plain causal attention, what transformers builds anyway).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+HYBRID_MODEL_TYPES = ("qwen3_5_text", "qwen3_5", "qwen3_next")
+
+
+def tiny_config(vocab_size: int, **overrides):
+    """The default model's shape: a Qwen3.5 text model at its smallest sensible size."""
+    from transformers import Qwen3_5TextConfig
+    kw = dict(vocab_size=vocab_size, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+              layer_types=["linear_attention", "full_attention"], num_attention_heads=4,
+              num_key_value_heads=2, head_dim=16, linear_num_key_heads=2, linear_num_value_heads=4,
+              linear_key_head_dim=16, linear_value_head_dim=16, linear_conv_kernel_dim=4,
+              max_position_embeddings=512, tie_word_embeddings=False, pad_token_id=0,
+              bos_token_id=1, eos_token_id=2)
+    kw.update(overrides)
+    return Qwen3_5TextConfig(**kw)
+
+
+def build_base(config, seed: int = 0):
+    """A randomly initialised causal LM for `config` (seeded)."""
+    from transformers import AutoModelForCausalLM
+    torch.manual_seed(seed)
+    return AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+
+
+def save_base(model, hf_tokenizer, directory: Path) -> Path:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(directory, safe_serialization=True)
+    hf_tokenizer.save_pretrained(directory)
+    return directory
+
+
+def load_base(directory: Path):
+    """(model, tokenizer) from a local HF checkpoint directory, float32, eval mode."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    directory = Path(directory)
+    if not (directory / "config.json").is_file():
+        from ..errors import InputError
+        raise InputError(f"{directory} is not a Hugging Face checkpoint directory (no config.json)")
+    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32)
+    tok = AutoTokenizer.from_pretrained(directory)
+    return model.eval(), tok
+
+
+def _config(model):
+    cfg = model.config
+    return getattr(cfg, "text_config", None) or cfg
+
+
+def forward_logits(model, input_ids: torch.Tensor, padded: bool = False) -> torch.Tensor:
+    """Next-token logits at the last position, [B, vocab].  `model` may be peft-wrapped."""
+    cfg = _config(model)
+    kw = {}
+    if cfg.model_type in HYBRID_MODEL_TYPES:
+        kw["chunk_size"] = input_ids.shape[1]          # one DeltaNet chunk, no padding to 64
+        if not padded:
+            kw["attention_mask"] = {"full_attention": None, "linear_attention": None}
+    # All positions, then the last: with logits_to_keep=1 lm_head reads a non-contiguous slice,
+    # and torch's matmul then picks its kernel by whether the weight requires grad - so a peft
+    # model (frozen base) and the plain base would differ in the last bit.  Five rows cost nothing.
+    out = model(input_ids=input_ids, use_cache=False, **kw)
+    return out.logits[:, -1, :]
+
+
+def text_logits(model, input_ids: torch.Tensor) -> torch.Tensor:
+    """All-position logits for ordinary text (training the base, gate tests)."""
+    cfg = _config(model)
+    kw = {"chunk_size": 64} if cfg.model_type in HYBRID_MODEL_TYPES else {}
+    return model(input_ids=input_ids, use_cache=False, **kw).logits
