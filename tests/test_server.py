@@ -261,3 +261,35 @@ def test_oversized_bodies_are_refused(served):
     r = c.post("/api/certificates", content=b"x" * 8_000_001, headers={"content-type": "application/json"})
     assert r.status_code == 413
 
+
+
+def test_serve_command_serves_the_page_on_loopback(tmp_path):
+    import subprocess
+    import sys
+    port = _free_port()
+    db = tmp_path / "served.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "sketchpad", "serve", "--port", str(port), "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/", timeout=2)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, "sketchpad serve did not start"
+                time.sleep(0.2)
+        assert r.status_code == 200 and "Sketchpad" in r.text
+        assert r.headers["cross-origin-embedder-policy"] == "require-corp"
+        ok = httpx.post(f"http://127.0.0.1:{port}/api/solve", json={"expr": "2 + 2"}).json()
+        assert ok["result"] == "4"
+        assert db.exists()                                   # --db is where certificates go
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_serve_rejects_a_bad_port(capsys):
+    from sketchpad.cli import main
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port" in capsys.readouterr().err

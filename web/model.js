@@ -50,16 +50,21 @@ async function chooseProvider(provider) {
 }
 
 function encoder(table) {
+  // BigInt tables built once: a forward pass per view must not pay for conversions.
   const { length, template, fields } = table;
-  const order = ['op', 'a', 'b', 'c'];
+  const base = BigInt64Array.from(template.map(BigInt));
+  const specs = ['op', 'a', 'b', 'c'].map((f) => ({
+    positions: fields[f].positions,
+    ids: Object.fromEntries(Object.entries(fields[f].ids).map(([sym, ids]) => [sym, ids.map(BigInt)])),
+  }));
   return function encodeInto(out, row, view) {
     const at = row * length;
-    for (let i = 0; i < length; i++) out[at + i] = BigInt(template[i]);
+    out.set(base, at);
     for (let f = 0; f < 4; f++) {
-      const spec = fields[order[f]];
+      const spec = specs[f];
       const ids = spec.ids[view[f]];
       if (!ids) throw new Error(`the model cannot read symbol ${JSON.stringify(view[f])} in view ${view.join(' ')}`);
-      for (let k = 0; k < spec.positions.length; k++) out[at + spec.positions[k]] = BigInt(ids[k]);
+      for (let k = 0; k < spec.positions.length; k++) out[at + spec.positions[k]] = ids[k];
     }
   };
 }
