@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from .integer import Z
-from .kronecker import find_factor
+from .kronecker import Budget, find_factor
 from .poly import Poly
 from .quartic import split_quartic
 from .rational import Q
@@ -81,6 +81,7 @@ def _split(f: Poly, method: str) -> tuple[list, bool, list]:
         out.append(lin)
         rest = rest.exact_quotient(lin)
     proven = True
+    budget = Budget()
     pending = [rest] if rest.degree >= 1 else []
     while pending:
         h = pending.pop()
@@ -96,7 +97,7 @@ def _split(f: Poly, method: str) -> tuple[list, bool, list]:
             continue
         decided_all = True
         for d in range(2, h.degree // 2 + 1):
-            g, decided = find_factor(h, d)
+            g, decided = find_factor(h, d, budget)
             if g is not None:
                 pending += [g, h.exact_quotient(g).primitive()[1]]
                 break

@@ -16,15 +16,26 @@ from .intfactor import divisors, trial_factor
 from .poly import Poly
 
 POINTS = (0, 1, -1, 2, -2, 3, -3, 4, -4)
-BUDGET = 20_000            # branches visited per search
+BUDGET = 8_000             # branches visited per factor() call, all searches together
+
+
+class Budget:
+    """Branches left for Kronecker searches within one factorisation (shared, so that a
+    high-degree input cannot multiply the work)."""
+
+    def __init__(self, branches: int = BUDGET):
+        self.left = branches
 
 
 class _OutOfBudget(Exception):
     pass
 
 
-def find_factor(f: Poly, d: int, budget: int = BUDGET) -> tuple[Poly | None, bool]:
+def find_factor(f: Poly, d: int, budget: Budget | None = None) -> tuple[Poly | None, bool]:
     """(a factor of degree d, True) | (None, True) when none exists | (None, False) undecided."""
+    budget = budget or Budget()
+    if budget.left <= 0:
+        return None, False
     ctx, var = f.ctx, f.var
     usable = []
     for k in POINTS:
@@ -40,13 +51,12 @@ def find_factor(f: Poly, d: int, budget: int = BUDGET) -> tuple[Poly | None, boo
     pts = usable[:d + 1]
     xs = [u[2] for u in pts]
     choices = [divisors(pts[0][3])] + [[s for v in divisors(u[3]) for s in (v, -v)] for u in pts[1:]]
-    visited = [0]
 
     def walk(i: int, rows: list):
         """rows[j] = divided differences ending at point j: [v_j, [v_{j-1}, v_j], ...]."""
         for v in choices[i]:
-            visited[0] += 1
-            if visited[0] > budget:
+            budget.left -= 1
+            if budget.left < 0:
                 raise _OutOfBudget
             row = [v]
             for k in range(1, i + 1):
