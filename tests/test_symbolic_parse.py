@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sympy.parsing.sympy_parser import (convert_xor, implicit_multiplication_application, parse_expr,
                                         standard_transformations)
 
@@ -110,3 +113,25 @@ def test_cli_expand_factor_solve(capsys):
     assert main(["poly", "solve", "x^3 = 2", "--stepper", "reference", "--audit"]) == 0
     out = capsys.readouterr().out
     assert "roots of x^3 - 2" in out and "passes]" in out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="xy0123456789+-*/^(). =", max_size=14))
+def test_random_text_is_parsed_or_refused_with_an_input_error(text):
+    if re.search(r"\^\(?\d{3}", text) or re.search(r"\d{3,}\^", text):
+        return                                # legal but slow giant powers are not this test's point
+    try:
+        r = expand(text, "reference")
+    except InputError as e:
+        assert str(e) and "\n" not in str(e)
+    else:
+        assert r.poly.degree <= 200
+
+
+def test_work_limits_are_input_errors():
+    with pytest.raises(InputError, match="about 999,999 digits"):
+        expand("2^999999", "reference")
+    from sketchpad.symbolic import Context, parse_poly
+    ctx = Context("reference", max_operations=50)
+    with pytest.raises(InputError, match="more than 50 arithmetic operations"):
+        parse_poly(ctx, "(x + 1)^12")

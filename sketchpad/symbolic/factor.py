@@ -11,14 +11,13 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import InputError
 from .integer import Z
 from .kronecker import Budget, find_factor
 from .poly import Poly
 from .quartic import split_quartic
-from .rational import Q
 from .roots import rational_roots, squarefree_part
 
 
@@ -27,7 +26,6 @@ class Factorization:
     content: Z
     factors: list                         # [(Poly, multiplicity)], each primitive, lc > 0
     proven: bool = True                   # every factor proven irreducible
-    roots: list = field(default_factory=list)   # the rational roots met on the way (Q)
 
     def __str__(self) -> str:
         parts = []
@@ -51,14 +49,13 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
         raise InputError("cannot factor the zero polynomial")
     ctx, var = f.ctx, f.var
     content, g = f.primitive()
-    factors, zero_root = [], []
+    factors = []
     if g.degree >= 1 and g.low > 0:          # x^k divides f: read off the exponents
         factors.append((Poly.monomial(ctx.const(1, "one"), 1, var), g.low))
-        zero_root = [Q(ctx.const(0, "zero"))]
         g = g.shift(-g.low)
     if g.degree < 1:
-        return Factorization(content, factors, True, zero_root)
-    irreducible, proven, roots = _split(squarefree_part(g), method)
+        return Factorization(content, factors, True)
+    irreducible, proven = _split(squarefree_part(g), method)
     for h in irreducible:
         m = 0
         while True:
@@ -67,12 +64,14 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
                 break
             g, m = q, m + 1
         factors.append((h, m))
-    roots = zero_root + roots
+    if g.degree != 0:                        # cannot happen: the factors must account for f
+        raise ArithmeticError(f"internal error: {g} left over after factoring")
     factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))   # a stable display order
-    return Factorization(content, factors, proven, roots)
+    return Factorization(content, factors, proven)
 
 
-def _split(f: Poly, method: str) -> tuple[list, bool, list]:
+def _split(f: Poly, method: str) -> tuple[list, bool]:
+    """The irreducible factors of a square-free primitive f, and whether all are proven."""
     roots = rational_roots(f, method=method, squarefree=True)
     out = []
     rest = f
@@ -105,4 +104,4 @@ def _split(f: Poly, method: str) -> tuple[list, bool, list]:
         else:
             out.append(h)
             proven = proven and decided_all
-    return out, proven, roots
+    return out, proven

@@ -115,7 +115,7 @@ class Poly:
         if self.terms and n > 1:                 # reading lengths: refuse hopeless powers up front
             digits = max(c.digits for c in self.terms.values()) * n
             limit = self.ctx.arith.limits.max_quadratic_digits
-            if digits > 2 * limit and (max(c.digits for c in self.terms.values()) > 1 or len(self.terms) == 1):
+            if digits > 2 * limit:
                 raise InputError(f"the power ^{n} would give coefficients of about {digits:,} digits; "
                                  f"products are limited to {limit:,}-digit operands")
         result, base = None, self
