@@ -14,7 +14,8 @@ def register(sub):
     p.add_argument("--model", metavar="DIR", help="model directory (default: the shipped model)")
     p.add_argument("--gate", type=float, default=1.0, help="adapter gate to certify (default 1)")
     p.add_argument("--out", metavar="CERT.json",
-                   help="where to write the certificate (default: DIR/certificates/BACKEND.json)")
+                   help="where to write the certificate (default: DIR/certificates/BACKEND.json, "
+                        "BACKEND-gateG.json for a gate other than 1)")
     p.add_argument("--batch-sizes", default=None, metavar="N,M",
                    help="the two batch sizes to run V at (default: all of V at once, and 1)")
     p.add_argument("--verify", metavar="CERT.json", help="re-check an existing certificate instead")
@@ -51,7 +52,8 @@ def run(args) -> int:
     from certify.run import certify, write
     model_dir = resolve_model_dir(args.model)
     stmt = certify(model_dir, backend=args.backend, gate=args.gate, batch_sizes=_batch_sizes(args.batch_sizes))
-    out = Path(args.out) if args.out else model_dir / "certificates" / f"{args.backend}.json"
+    from ..model.stepper import certificate_path
+    out = Path(args.out) if args.out else certificate_path(model_dir, args.backend, args.gate)
     write(stmt, out)
     res = stmt["predicate"]["result"]
     t = stmt["predicate"]["time"]["seconds_by_batch_size"]

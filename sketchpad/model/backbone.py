@@ -46,9 +46,20 @@ def save_base(model, hf_tokenizer, directory: Path) -> Path:
     return directory
 
 
+def quiet() -> None:
+    """Silence transformers' loading bars and its one-time notices that the DeltaNet kernels
+    fall back to PyTorch (true, expected, and noise on every CLI call)."""
+    import warnings
+    from transformers.utils import logging
+    logging.set_verbosity_error()
+    logging.disable_progress_bar()
+    warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*")
+
+
 def load_base(directory: Path):
     """(model, tokenizer) from a local HF checkpoint directory, float32, eval mode."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
+    quiet()
     directory = Path(directory)
     if not (directory / "config.json").is_file():
         from ..errors import InputError

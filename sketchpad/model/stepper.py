@@ -104,14 +104,21 @@ def resolve_model_dir(model_dir=None) -> Path:
     return d
 
 
+def certificate_path(model_dir: Path, backend: str, gate: float = 1.0) -> Path:
+    """certificates/<backend>.json for the sheet executor (gate 1), <backend>-gate<g>.json else."""
+    name = backend if gate == 1.0 else f"{backend}-gate{gate:g}"
+    return Path(model_dir) / "certificates" / f"{name}.json"
+
+
 def check_certified(model_dir: Path, backend: str, gate: float) -> None:
-    """Raise InputError unless certificates/<backend>.json passes, matches the files and the gate."""
+    """Raise InputError unless the certificate for (backend, gate) passes and matches the files."""
     from certify.verify import verify_certificate
-    cert = Path(model_dir) / "certificates" / f"{backend}.json"
-    hint = "(run `sketchpad certify --backend {b} --model {d}`, or pass --allow-uncertified)".format(
-        b=backend, d=model_dir)
+    cert = certificate_path(model_dir, backend, gate)
+    hint = "(run `sketchpad certify --backend {b} --model {d}{g}`, or pass --allow-uncertified)".format(
+        b=backend, d=model_dir, g="" if gate == 1.0 else f" --gate {gate:g}")
     if not cert.is_file():
-        raise InputError(f"the model at {model_dir} has no certificate for backend {backend!r} {hint}")
+        raise InputError(f"the model at {model_dir} has no certificate for backend {backend!r}"
+                         f"{'' if gate == 1.0 else f' at gate {gate:g}'} {hint}")
     report = verify_certificate(cert, model_dir=model_dir)
     if not report.ok:
         raise InputError(f"the {backend} certificate of {model_dir} does not hold: "
