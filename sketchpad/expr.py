@@ -20,7 +20,7 @@ _FORBIDDEN_OPS = {ast.Div: "'/' is not supported: use // for integer division",
                   ast.MatMult: "'@' is not supported", ast.LShift: "'<<' is not supported",
                   ast.RShift: "'>>' is not supported", ast.BitAnd: "'&' is not supported",
                   ast.BitOr: "'|' is not supported", ast.BitXor: "'^' is not supported"}
-_TOKEN = re.compile(r"[0-9][0-9A-Za-z_.]*|\.[0-9][0-9A-Za-z_.]*")
+_TOKEN = re.compile(r"(?<![A-Za-z_0-9])(?:[0-9][0-9A-Za-z_.]*|\.[0-9][0-9A-Za-z_.]*)")
 _LITERAL = "_sketchpad_literal_"
 
 
@@ -40,6 +40,7 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
     if not isinstance(text, str):
         raise InputError("the expression must be a string")
     literals: list[str] = []
+    cuts: list[tuple[int, int, int]] = []     # (start in stripped text, length there, length typed)
 
     def cut(m: re.Match) -> str:
         tok = m.group(0)
@@ -51,7 +52,22 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
         if len(tok) > limits.max_digits:
             raise InputError(f"a number has {len(tok):,} digits; the limit is {limits.max_digits:,}")
         literals.append(tok)
-        return f"{_LITERAL}{len(literals) - 1}"
+        name = f"{_LITERAL}{len(literals) - 1}"
+        cuts.append((m.start() + sum(c[1] - c[2] for c in cuts), len(name), len(tok)))
+        return name
+
+    def typed_column(pos: int) -> int:
+        """A 0-based position in the stripped text -> the same place in the text as typed."""
+        shift = 0
+        for start, n_here, n_typed in cuts:
+            if pos < start + n_here:
+                return pos - shift if pos < start else start - shift
+            shift += n_here - n_typed
+        return pos - shift
+
+    def typed(msg: str) -> str:
+        """Messages show numbers as typed, never the placeholder names."""
+        return re.sub(rf"{_LITERAL}(\d+)", lambda m: literals[int(m.group(1))], msg)
 
     stripped = _TOKEN.sub(cut, text)
     if len(text) > limits.max_chars:
@@ -60,11 +76,16 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
         raise InputError("empty expression")
     if "\x00" in stripped:
         raise InputError("the expression contains a NUL character")
+    lead = len(stripped) - len(stripped.lstrip())
     try:
         tree = ast.parse(stripped.strip(), mode="eval")
     except SyntaxError as e:
-        col = f" at column {e.offset}" if e.offset else ""
-        raise InputError(f"syntax error{col}: {e.msg}") from None
+        col = ""
+        if e.offset and e.lineno:
+            lines = stripped.strip().split("\n")
+            pos = lead + sum(len(x) + 1 for x in lines[:e.lineno - 1]) + e.offset - 1
+            col = f" at column {typed_column(pos) + 1}"
+        raise InputError(typed(f"syntax error{col}: {e.msg}")) from None
     except (RecursionError, MemoryError):
         raise InputError("the expression is nested too deeply") from None
     count = [0]
@@ -112,7 +133,10 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
             raise InputError("'and'/'or' are not supported")
         raise InputError(f"{type(node).__name__.lower()} expressions are not supported")
 
-    return walk(tree.body)
+    try:
+        return walk(tree.body)
+    except InputError as e:
+        raise InputError(typed(str(e))) from None
 
 
 def evaluate_python(tree: tuple) -> int:

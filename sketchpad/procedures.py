@@ -32,8 +32,9 @@ class Num(NamedTuple):
         d = self.digits
         if not d or any(ch not in DIGITS for ch in d):
             raise StepperFault(f"a result row holds non-digit symbols: {d!r}")
-        if self.sign.sym not in "+-":
-            raise StepperFault(f"a result sign cell holds {self.sign.sym!r}")
+        if self.sign is None or self.sign.sym not in "+-":
+            held = self.sign.sym if self.sign is not None else "nothing"
+            raise StepperFault(f"a result sign cell holds {held!r}")
         from .numbers import to_int
         v = to_int(d)
         return -v if self.sign.sym == MINUS else v
