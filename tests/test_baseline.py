@@ -11,7 +11,7 @@ from sketchpad.baseline import DEFAULT_BASELINE_DIR, data
 from sketchpad.baseline.evaluate import (baseline_predictor, breaking_length, exact_match,
                                          first_imperfect, sketchpad_predictor)
 from sketchpad.baseline.model import CharCodec, all_logits, greedy_answers, load, new_model, save
-from sketchpad.baseline.train import Batches, encode_batch, loss_of, train
+from sketchpad.baseline.train import Batches, default_model_budget, encode_batch, loss_of, train
 from sketchpad.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,3 +174,15 @@ def test_committed_results_are_what_the_committed_weights_give():
     md = (ROOT / "benchmarks" / "results" / "baseline.md").read_text()
     assert f"| add | 30 | {res['per_length']} |" in md
     assert (ROOT / "docs" / "baseline-accuracy.png").stat().st_size > 10_000
+
+
+def test_budget_is_read_from_the_default_models_meta(tmp_path):
+    meta = {"base_training": {"steps": 10, "batch": 2, "seq_len": 4, "seconds": 1.5},
+            "adapter_training": {"steps": 7, "stopped_by_rule": True, "views_trained": 100, "seconds": 2.0}}
+    (tmp_path / "meta.json").write_text(json.dumps(meta))
+    b = default_model_budget(tmp_path)
+    assert (b["base_tokens"], b["adapter_tokens"], b["tokens"]) == (80, 7 * 100 * 5, 80 + 3500)
+    assert b["default_model_train_seconds"] == 3.5
+    meta["adapter_training"]["stopped_by_rule"] = False          # ran to max: index 7 had a backward too
+    (tmp_path / "meta.json").write_text(json.dumps(meta))
+    assert default_model_budget(tmp_path)["adapter_tokens"] == 8 * 100 * 5

@@ -4,11 +4,14 @@ The compute budget is counted in *token positions through forward and backward* 
 network (steps x batch x padded sequence length, padding included: it is computed too).  The
 default budget is the shipped default model's: its base LM pre-training (steps x batch x
 seq_len) plus its adapter training (steps x |V| views x 5 tokens), read from
-sketchpad/data/default_model/meta.json, or from sketchpad.model.train's defaults while that
-file does not exist.  The baseline spends all of it on arithmetic, from scratch.
+sketchpad/data/default_model/meta.json, or from `sketchpad train`'s defaults while that file
+does not exist.  The baseline spends all of it on arithmetic, from scratch.  Wall-clock time is
+recorded next to it (both runs on this CPU, one torch thread), but it is not the budget: the
+build machines are shared and their speed varies several-fold from minute to minute.
 
 Each batch is one operation (alternating + and *) with operand lengths from a window of three
-consecutive lengths, so a batch needs little padding.  Loss: cross-entropy on the answer
+consecutive lengths, so a batch needs little padding; the longest length on offer grows over
+the first half of the budget (a curriculum), then all lengths are drawn uniformly.  Loss: cross-entropy on the answer
 digits and <eos> only (the prompt is given, not predicted).
 """
 from __future__ import annotations
