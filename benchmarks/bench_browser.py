@@ -106,7 +106,7 @@ def webgpu_adapter():
         }""")
 
 
-def markdown(py, runs, adapter, model_dir) -> str:
+def markdown(py, runs, adapter, model_dir, load) -> str:
     cpu = platform.processor() or platform.machine()
     try:
         cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
@@ -114,7 +114,10 @@ def markdown(py, runs, adapter, model_dir) -> str:
         pass
     lines = [f"# Browser benchmark — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
              f"Machine: {cpu}, {os.cpu_count()} cores, {platform.platform()}; model `{Path(model_dir).name}` "
-             f"(ONNX {py['cert']['view_set']['count']} views).", ""]
+             f"(ONNX {py['cert']['view_set']['count']} views).",
+             "",
+             f"Load average (1 min) at start / end: {load[0]:.1f} / {load[1]:.1f} on {os.cpu_count()} cores. "
+             "Other work shares the machine: timings scale with it (an idle machine is faster).", ""]
     for r in runs:
         lines += [f"Browser ({r['provider']}): {r['user_agent']}", "", f"> {r['model_status']}", ""]
     lines += [f"WebGPU: {'a real adapter was used' if adapter == 'real' else 'no real adapter here (' + (adapter or 'none') + '); WebGPU not measured'}.", ""]
@@ -158,12 +161,13 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "browser.md"))
     args = ap.parse_args()
+    load0 = os.getloadavg()[0]
     py = python_figures(args.model, args.repeat)
     adapter = webgpu_adapter()
     runs = [browser_figures(args.model, "wasm", args.repeat)]
     if adapter == "real":
         runs.append(browser_figures(args.model, "webgpu", args.repeat))
-    md = markdown(py, runs, adapter, args.model)
+    md = markdown(py, runs, adapter, args.model, (load0, os.getloadavg()[0]))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(md)
     print(md)
