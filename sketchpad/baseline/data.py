@@ -7,9 +7,9 @@ column k-1, which the model has just produced), instead of having to know the wh
 chain before it writes the first digit.  By default the operands are reversed as well
 ("123+456=" is shown as "321+654="), so that digit k of each operand sits at a fixed distance
 from the operator and the answer's digit k is produced in the same order the operands are read.
-In short runs on this machine (1M training tokens, same seed) this format gave a lower loss and
-better short-length accuracy than operands as written; `reverse_operands=False` keeps the
-ordinary writing.  Which format was used is recorded with the trained model.
+On the full budget (same seed, same problems) this format reached 100% / 86% / 20% on 1-, 2-
+and 3-digit sums and 100% on 1-digit products; operands as written (`reverse_operands=False`,
+`sketchpad baseline train --operands-as-written`) reached only 42% / 16% / 2% and 50%.  Which format was used is recorded with the trained model.
 
 Operand length n means both operands have exactly n digits (leading digit non-zero, except
 that a 1-digit operand may be 0).  The answer is Python's integer result.
