@@ -9,7 +9,8 @@ chain before it writes the first digit.  By default the operands are reversed as
 from the operator and the answer's digit k is produced in the same order the operands are read.
 On the full budget (same seed, same problems) this format reached 100% / 86% / 20% on 1-, 2-
 and 3-digit sums and 100% on 1-digit products; operands as written (`reverse_operands=False`,
-`sketchpad baseline train --operands-as-written`) reached only 42% / 16% / 2% and 50%.  Which format was used is recorded with the trained model.
+`sketchpad baseline train --operands-as-written`) reached only 42% / 16% / 2% and 50%.
+Which format was used is recorded with the trained model.
 
 Operand length n means both operands have exactly n digits (leading digit non-zero, except
 that a 1-digit operand may be 0).  The answer is Python's integer result.
