@@ -11,8 +11,9 @@ def register(sub):
     p.add_argument("--db", metavar="PATH", help="SQLite file for uploaded certificates "
                    "(default ~/.sketchpad/certificates.sqlite)")
     p.add_argument("--model", metavar="DIR", help="model directory to serve (default: the shipped model)")
-    p.add_argument("--stepper", choices=("reference", "model"), default="reference",
-                   help="who answers POST /api/solve (the page itself always runs the model)")
+    p.add_argument("--stepper", choices=("auto", "reference", "model"), default="auto",
+                   help="who answers POST /api/solve: the served model when there is one (auto), "
+                        "or the reference stepper; the page itself always runs the model in the browser")
     p.add_argument("--backend", choices=("torch", "onnx"), default="onnx", help="how a model stepper runs")
     p.add_argument("--allow-uncertified", action="store_true")
     p.add_argument("--max-digits", type=int, default=None, help="size limit for any number")

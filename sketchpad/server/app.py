@@ -38,8 +38,8 @@ class Settings:
     web_dir: Path = REPO / "web"
     ort_dir: Path = REPO / "node_modules" / "onnxruntime-web" / "dist"
     model_dir: Path | None = None          # None: the shipped default model, when present
-    stepper: str = "reference"             # who answers /api/solve: "reference" or "model"
-    backend: str = "onnx"                  # how a "model" stepper runs
+    stepper: str = "auto"                  # who answers /api/solve: "model", "reference", or "auto"
+    backend: str = "onnx"                  # how a "model" stepper runs (its certificate must pass)
     allow_uncertified: bool = False
     max_digits: int | None = None          # None: the CLI's default limits
     extra: dict = field(default_factory=dict)
@@ -88,7 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     def stepper():
         # Built on first use so that the server starts fast and a reference server needs no model.
-        if s.stepper == "reference":
+        if s.stepper == "reference" or (s.stepper == "auto" and served is None):
             return "reference"
         with stepper_lock:
             if "stepper" not in s.extra:
