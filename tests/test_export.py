@@ -163,3 +163,21 @@ def test_perturbed_onnx_file_fails_certification(shipped_copy):
     p = certify(shipped_copy, backend="onnx", batch_sizes=(len(V.load()),))["predicate"]
     assert not p["result"]["passed"] and p["result"]["failed_views"] > 0
     assert all(not f["pass"] for f in p["result"]["failures"])
+
+
+def test_onnx_stepper_matches_the_torch_model_stepper():
+    """The shipped model: OnnxStepper.logits equals ModelStepper.logits up to float32 rounding,
+    and every view of V (and a solve) gets the same step from both."""
+    from sketchpad.model.onnx_stepper import OnnxStepper
+    from sketchpad.model.stepper import ModelStepper
+    from sketchpad.solve import solve
+    vs = view_list()
+    from sketchpad.model import DEFAULT_MODEL_DIR
+    onnx_st, torch_st = OnnxStepper(DEFAULT_MODEL_DIR), ModelStepper.from_dir(DEFAULT_MODEL_DIR)
+    a, b = onnx_st.logits(vs), torch_st.logits(vs)
+    assert a.shape == b.shape == (len(vs), len(onnx_st.steps))
+    assert onnx_st.steps == list(torch_st.vocab.steps)
+    assert np.abs(a - b).max() < 1e-5 * np.abs(b).max()
+    assert onnx_st(vs) == torch_st(vs)
+    expr = "123456789 * -987654321 + gcd(84, 36) - 10 // 3"
+    assert solve(expr, onnx_st).value == solve(expr, torch_st).value == 123456789 * -987654321 + 12 - 3
