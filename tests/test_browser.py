@@ -155,3 +155,32 @@ def test_works_with_the_network_off(page):
     finally:
         page.ctx.set_offline(False)
     assert page.errors == []
+
+
+def test_webgpu_code_path_on_the_fallback_adapter(site, browser):
+    """No GPU here: Chromium's WebGPU offers only SwiftShader (a CPU emulation, isFallbackAdapter).
+    'auto' must not pick it; asked for explicitly it must run and agree with wasm."""
+    import numpy as np
+
+    from sketchpad.server.chromium import launch_options
+    js = """async () => {
+      const { loadModel, loadViewSet } = await import('/model.js');
+      const vs = (await loadViewSet()).views.slice(0, 64).map((r) => r.view);
+      const auto = await loadModel({ provider: 'auto' });
+      const gpu = await loadModel({ provider: 'webgpu' });
+      const a = await auto.logits(vs), g = await gpu.logits(vs);
+      return { auto: auto.provider, gpu: gpu.provider, adapter: gpu.info.adapter, features: gpu.info.features,
+               a: Array.from(a.data), g: Array.from(g.data), dims: a.dims };
+    }"""
+    b = browser.browser_type.launch(**launch_options(webgpu=True))
+    try:
+        p = b.new_page()
+        p.goto(f"{site}/model/model.json")
+        r = p.evaluate(js)
+    finally:
+        b.close()
+    assert r["auto"] == "wasm" and r["gpu"] == "webgpu"
+    assert r["adapter"]["isFallbackAdapter"] is True and isinstance(r["features"], list)
+    a, g = (np.asarray(r[k], dtype=np.float32).reshape(r["dims"]) for k in ("a", "g"))
+    assert (a.argmax(1) == g.argmax(1)).all()
+    assert np.abs(a - g).max() < 1e-3 * max(1.0, float(np.abs(a).max()))

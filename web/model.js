@@ -76,6 +76,7 @@ async function sha256Hex(bytes) {
 
 export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = 2 } = {}) {
   const t0 = performance.now();
+  const metaFetch = fetch(modelUrl);            // in flight while the runtime loads
   const chosen = await chooseProvider(provider);
   // The WebGPU build also runs the wasm EP; the plain wasm build is smaller, so load only what is used.
   const ort = await import(ORT_BASE + (chosen.provider === 'webgpu' ? 'ort.webgpu.min.mjs' : 'ort.wasm.min.mjs'));
@@ -83,7 +84,7 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
   ort.env.wasm.numThreads = threads;    // 2: without it onnxruntime-web runs on one thread
   ort.env.logLevel = 'error';
 
-  const metaResp = await fetch(modelUrl);
+  const metaResp = await metaFetch;
   if (!metaResp.ok) throw new Error(`cannot load ${modelUrl}: HTTP ${metaResp.status}`);
   const metaBytes = new Uint8Array(await metaResp.arrayBuffer());
   const metaSha256 = await sha256Hex(metaBytes);       // model.json is a certificate subject too

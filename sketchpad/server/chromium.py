@@ -27,6 +27,16 @@ def available() -> str | None:
     return None
 
 
+def launch_options(webgpu: bool = False) -> dict:
+    """Keyword arguments for Playwright's chromium.launch (also for a second browser from an
+    existing Playwright instance: `browser.browser_type.launch(**launch_options(True))`)."""
+    args = list(FLAGS)
+    if webgpu:
+        args += ["--enable-unsafe-webgpu", "--enable-features=Vulkan"]
+    return {"executable_path": CHROMIUM, "args": args, "headless": True,
+            "ignore_default_args": ["--headless", "--disable-gpu"]}
+
+
 @contextlib.contextmanager
 def browser(webgpu: bool = False):
     """Yield a Playwright Browser on Debian's chromium."""
@@ -34,12 +44,8 @@ def browser(webgpu: bool = False):
     why = available()
     if why:
         raise RuntimeError(why)
-    args = list(FLAGS)
-    if webgpu:
-        args += ["--enable-unsafe-webgpu", "--enable-features=Vulkan"]
     with sync_playwright() as pw:      # Playwright gives each launch a fresh temporary profile
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=args, headless=True,
-                               ignore_default_args=["--headless", "--disable-gpu"])
+        b = pw.chromium.launch(**launch_options(webgpu))
         try:
             yield b
         finally:
