@@ -9,7 +9,8 @@ def register(sub):
     p = sub.add_parser("poly", help="expand, factor or solve a polynomial (every number computed on the sheet)")
     p.add_argument("action", choices=("expand", "factor", "solve"), help="what to do")
     p.add_argument("expr", help='the polynomial, e.g. "(x+1)^3 - 2*x*(x-4)" or "3x^2 - 12"; '
-                                'solve also takes "LHS = RHS"; "-" reads standard input')
+                                'solve also takes "LHS = RHS"; "-" reads standard input; '
+                                'put an expression that starts with "-" after "--"')
     p.add_argument("--stepper", choices=("reference", "model"), default=None,
                    help="who computes the steps (default: the shipped model when present)")
     p.add_argument("--model", metavar="DIR", help="a model directory (implies --stepper model)")
