@@ -62,9 +62,9 @@ def main() -> int:
              "- command: `python benchmarks/bench_symbolic.py --out benchmarks/results/symbolic.md`",
              "- forward passes = views the stepper evaluated; batches = sequential stepper calls; "
              "operations = procedure runs (add, mul, divmod, ...)", "",
-             "| stepper | task | input | result | operations | forward passes | batches | seconds |",
-             "|---|---|---|---|---:|---:|---:|---:|"]
-    notes = []
+             "| stepper | task | input | result | same as reference | operations | forward passes | batches | seconds |",
+             "|---|---|---|---|---|---:|---:|---:|---:|"]
+    notes, reference = [], {}
     for name, stepper, why in steppers():
         if stepper is None:
             notes.append(f"- {name} stepper: not run: {why}")
@@ -73,9 +73,12 @@ def main() -> int:
             t = time.perf_counter()
             r = call(text, stepper)
             dt = time.perf_counter() - t
+            full = r.as_dict()
+            answer = {k: v for k, v in full.items() if k not in ("stepper", "seconds")}
+            same = "yes" if reference.setdefault((task, text), answer) == answer else "**NO**"
             shown = str(r).replace("\n", "; ")
             shown = shown if len(shown) <= 90 else shown[:87] + "..."
-            lines.append(f"| {r.stepper} | {task} | `{text}` | `{shown}` | {r.operations:,} | "
+            lines.append(f"| {r.stepper} | {task} | `{text}` | `{shown}` | {same} | {r.operations:,} | "
                          f"{r.forward_passes:,} | {r.batches:,} | {dt:.2f} |")
             print(lines[-1], file=sys.stderr)
     report = "\n".join(lines + [""] + notes) + "\n"
