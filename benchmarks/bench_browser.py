@@ -65,30 +65,39 @@ def python_figures(model_dir, repeat):
     return {"cert_seconds": cert_s, "cert": cert, "solves": rows}
 
 
+def _cert_total(suite) -> float:
+    return sum(suite["certificate"]["predicate"]["time"]["seconds_by_batch_size"].values())
+
+
 def browser_figures(model_dir, provider, repeat):
+    """A first visit (fresh profile: nothing cached, wasm compiled and tiered up from scratch)
+    and a returning visit (reload: HTTP cache and V8's compiled-code cache), `repeat` times."""
     from certify.browser_backend import page_for, run_page_suite
     from sketchpad.expr import evaluate_python, parse
-    out = {"provider": provider}
-    loads = []
-    for _ in range(repeat):               # page load to ready, fresh page each time
+    out = {"provider": provider, "first": [], "again": []}
+    for k in range(repeat):
         with page_for(model_dir, provider) as (page, _):
-            loads.append(page.evaluate("window.__readyAt"))   # ms from navigation start to ready
-    with page_for(model_dir, provider) as (page, _):
-        out["load_ms"] = min(loads)
-        out["user_agent"] = page.evaluate("navigator.userAgent")
-        out["model_status"] = page.inner_text("#model-status")
-        suites = [run_page_suite(page) for _ in range(repeat)]
-        best = min(suites, key=lambda s: sum(s["certificate"]["predicate"]["time"]["seconds_by_batch_size"].values()))
-        out["cert"] = best["certificate"]["predicate"]
-        out["cert_wall_s"] = best["seconds"]
-        page.evaluate(f"window.__provider = '{provider}'")
-        rows = {}
-        for name, expr in core_problems():
-            want = str(evaluate_python(parse(expr)))
-            r = best_of(lambda: page.evaluate(PAGE_SOLVE, [expr, True]), repeat)
-            assert r["value"] == want, (name, r["value"][:40])
-            rows[name] = r
-        out["solves"] = rows
+            first = {"load_ms": page.evaluate("window.__readyAt"), "suite": run_page_suite(page)}
+            page.reload()
+            page.wait_for_function("document.body.dataset.state === 'ready'", timeout=120_000)
+            again = {"load_ms": page.evaluate("window.__readyAt"), "suite": run_page_suite(page)}
+            out["first"].append(first)
+            out["again"].append(again)
+            if k == repeat - 1:
+                out["user_agent"] = page.evaluate("navigator.userAgent")
+                out["model_status"] = page.inner_text("#model-status")
+                page.evaluate(f"window.__provider = '{provider}'")
+                rows = {}
+                for name, expr in core_problems():
+                    want = str(evaluate_python(parse(expr)))
+                    r = best_of(lambda: page.evaluate(PAGE_SOLVE, [expr, True]), repeat)
+                    assert r["value"] == want, (name, r["value"][:40])
+                    rows[name] = r
+                out["solves"] = rows
+    for visit in ("first", "again"):
+        best = min(out[visit], key=lambda v: _cert_total(v["suite"]))
+        out[visit + "_cert"] = best["suite"]["certificate"]["predicate"]
+        out[visit + "_load_ms"] = min(v["load_ms"] for v in out[visit])
     return out
 
 
@@ -130,15 +139,21 @@ def markdown(py, runs, adapter, model_dir, load) -> str:
     lines.append(f"| Python ONNX Runtime (2 threads) | {n} | {pc['result']['passed_views']} | {pc['result']['min_margin']:.3f} | "
                  f"{sb[str(n)]:.3f} | {sb['1']:.3f} | {py['cert_seconds']:.2f} | |")
     for r in runs:
-        c = r["cert"]
-        s = c["time"]["seconds_by_batch_size"]
-        tot = sum(s.values())
-        lines.append(f"| Chromium {r['provider']} (page suite) | {n} | {c['result']['passed_views']} | "
-                     f"{c['result']['min_margin']:.3f} | {s[str(n)]:.3f} | {s['1']:.3f} | {tot:.2f} | "
-                     f"<= 3 s: {'met' if tot <= 3 else 'NOT met'} |")
+        for visit, label in (("first", "first visit"), ("again", "returning visit")):
+            c = r[visit + "_cert"]
+            s = c["time"]["seconds_by_batch_size"]
+            tot = sum(s.values())
+            lines.append(f"| Chromium {r['provider']}, {label} (page suite) | {n} | {c['result']['passed_views']} | "
+                         f"{c['result']['min_margin']:.3f} | {s[str(n)]:.3f} | {s['1']:.3f} | {tot:.2f} | "
+                         f"<= 3 s: {'met' if tot <= 3 else 'NOT met'} |")
     for r in runs:
-        lines.append(f"\nPage load to ready (Chromium {r['provider']}, local server, best of runs): "
-                     f"**{r['load_ms'] / 1000:.2f} s** (target <= 3 s: {'met' if r['load_ms'] <= 3000 else 'NOT met'}).")
+        for visit, label in (("first", "first visit, fresh profile"), ("again", "returning visit, reload")):
+            ms = r[visit + "_load_ms"]
+            lines.append(f"\nPage load to ready (Chromium {r['provider']}, {label}, best of {len(r[visit])}): "
+                         f"**{ms / 1000:.2f} s** (target <= 3 s: {'met' if ms <= 3000 else 'NOT met'}).")
+    lines += ["", "A first visit compiles onnxruntime-web's wasm and V8 tiers it up while the suite runs "
+              "(the one-view-per-pass half pays for it); a returning visit reuses the HTTP cache and "
+              "V8's compiled-code cache."]
     lines += ["", "## Solve time and forward passes (parallel runtime mode)", "",
               "| problem | forward passes | batches | Python ONNX Runtime (ms) | " +
               " | ".join(f"Chromium {r['provider']} (ms)" for r in runs) + " |",

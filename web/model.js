@@ -69,12 +69,18 @@ function encoder(table) {
   };
 }
 
+// wasm threads: 2 (the page is cross-origin isolated), or ?threads=N in the page's URL.
+function defaultThreads() {
+  const n = Number(typeof location === 'undefined' ? NaN : new URLSearchParams(location.search).get('threads'));
+  return Number.isInteger(n) && n >= 1 && n <= 16 ? n : 2;
+}
+
 async function sha256Hex(bytes) {
   const digest = await crypto.subtle.digest('SHA-256', bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = 2 } = {}) {
+export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = defaultThreads() } = {}) {
   const t0 = performance.now();
   const metaFetch = fetch(modelUrl);            // in flight while the runtime loads
   const chosen = await chooseProvider(provider);
