@@ -30,7 +30,11 @@ def _default_model_dir(cert_path: Path, pred: dict) -> Path:
     """certificates/<backend>.json inside a model dir, else the dir the certificate recorded."""
     if cert_path.parent.name == "certificates":
         return cert_path.parent.parent
-    return Path(pred.get("model", {}).get("dir", "."))
+    recorded = pred.get("model", {}).get("dir")
+    if recorded:
+        return Path(recorded)
+    from sketchpad.model import DEFAULT_MODEL_DIR      # e.g. a certificate a browser produced
+    return DEFAULT_MODEL_DIR
 
 
 def verify_certificate(cert_path: Path, model_dir: Path | None = None, rerun: bool = False,

@@ -41,6 +41,7 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
         raise InputError("the expression must be a string")
     literals: list[str] = []
     cuts: list[tuple[int, int, int]] = []     # (start in stripped text, length there, length typed)
+    grown = [0]
 
     def cut(m: re.Match) -> str:
         tok = m.group(0)
@@ -53,7 +54,8 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
             raise InputError(f"a number has {len(tok):,} digits; the limit is {limits.max_digits:,}")
         literals.append(tok)
         name = f"{_LITERAL}{len(literals) - 1}"
-        cuts.append((m.start() + sum(c[1] - c[2] for c in cuts), len(name), len(tok)))
+        cuts.append((m.start() + grown[0], len(name), len(tok)))
+        grown[0] += len(name) - len(tok)          # how much longer the stripped text has become
         return name
 
     def typed_column(pos: int) -> int:

@@ -10,7 +10,8 @@ from ..errors import InputError
 
 def register(sub):
     p = sub.add_parser("certify", help="run every view of V through a model and write a certificate")
-    p.add_argument("--backend", default="torch", help="how the model runs (torch; onnx when exported)")
+    p.add_argument("--backend", default="torch",
+                   help="how the model runs: torch, onnx (ONNX Runtime), or browser (the web page's suite in headless Chromium)")
     p.add_argument("--model", metavar="DIR", help="model directory (default: the shipped model)")
     p.add_argument("--gate", type=float, default=1.0, help="adapter gate to certify (default 1)")
     p.add_argument("--out", metavar="CERT.json",
@@ -50,10 +51,18 @@ def run(args) -> int:
         return 0 if rep.ok else 1
 
     from certify.run import certify, write
-    model_dir = resolve_model_dir(args.model)
-    stmt = certify(model_dir, backend=args.backend, gate=args.gate, batch_sizes=_batch_sizes(args.batch_sizes))
     from ..model.stepper import certificate_path
+    model_dir = resolve_model_dir(args.model)
     out = Path(args.out) if args.out else certificate_path(model_dir, args.backend, args.gate)
+    if args.backend == "browser":
+        # The page's own suite in headless Chromium (web/certify.js): what a user's browser runs.
+        if args.gate != 1.0 or args.batch_sizes:
+            raise InputError("--backend browser certifies the page's model at gate 1 with its own batch sizes")
+        from certify.browser_backend import certify_in_browser
+        stmt = certify_in_browser(model_dir)
+    else:
+        stmt = certify(model_dir, backend=args.backend, gate=args.gate,
+                       batch_sizes=_batch_sizes(args.batch_sizes))
     write(stmt, out)
     res = stmt["predicate"]["result"]
     t = stmt["predicate"]["time"]["seconds_by_batch_size"]
