@@ -160,16 +160,21 @@ def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
         where = ((x, i), (y, i) if y is not None else (fixed, None), (carry, i) if carry is not None else None)
         steps = yield [Probe(View(op, x.sym(i), b, c), where)]
         step = steps[0]
-        if out is not None and step.sym != BLANK:
-            Sheet.write(out, i, step)
-        if carry is not None and step.flag != BLANK:
-            Sheet.write(carry, i + 1, step, "flag")
+        _write(out, carry, i, step)
         if step.next not in SCAN_OPS:
             return step, i
         op = step.next
         i += 1
         if i > limit:
             raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def _write(out: Row | None, carry: Row | None, i: int, step: Step) -> None:
+    """A scan step's symbol goes to out[i], its carry to carry[i+1] (blanks are not written)."""
+    if out is not None and step.sym != BLANK:
+        Sheet.write(out, i, step)
+    if carry is not None and step.flag != BLANK:
+        Sheet.write(carry, i + 1, step, "flag")
 
 
 def _scan_select(op: str, x: Row, y: Row | None, carry: Row | None, out: Row | None,
@@ -191,10 +196,7 @@ def _scan_select(op: str, x: Row, y: Row | None, carry: Row | None, out: Row | N
         if k is None:
             raise StepperFault(f"stepper moved a {op} scan to state {state}, outside its family")
         step = steps[k]
-        if out is not None and step.sym != BLANK:
-            Sheet.write(out, i, step)
-        if carry is not None and step.flag != BLANK:
-            Sheet.write(carry, i + 1, step, "flag")
+        _write(out, carry, i, step)
         if step.next not in SCAN_OPS:
             return step, i
         state = (step.next, step.flag if carry is not None else BLANK)

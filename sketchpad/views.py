@@ -27,6 +27,15 @@ from .symbols import OPS, View, view_from_key
 EXPORT_PATH = Path(__file__).parent / "data" / "views.jsonl"
 
 
+def _pair(x: str, y: str, b: int):
+    yield f"{x} + {y}"
+    yield f"{x} - {y}"
+    yield f"{x} * {y}"
+    if b:
+        yield f"{x} // {y}"
+    yield f"gcd({x}, {y})"
+
+
 def corpus():
     """The witness corpus, smallest problems first.  Deterministic."""
     small = list(range(0, 13)) + [19, 25, 50, 91, 99, 100, 101, 109, 190, 999, 1000]
@@ -34,13 +43,7 @@ def corpus():
         for b in small:
             for sa in ("", "-"):
                 for sb in ("", "-"):
-                    x, y = f"{sa}{a}", f"{sb}{b}"
-                    yield f"{x} + {y}"
-                    yield f"{x} - {y}"
-                    yield f"{x} * {y}"
-                    if b:
-                        yield f"{x} // {y}"
-                    yield f"gcd({x}, {y})"
+                    yield from _pair(f"{sa}{a}", f"{sb}{b}", b)
         yield f"sqrt({a})"
         yield f"-({a} + 1)"
         yield f"-(-{a} - 1)"
@@ -49,13 +52,7 @@ def corpus():
         a = rnd.randint(0, 10 ** rnd.randint(1, 4))
         b = rnd.randint(0, 10 ** rnd.randint(1, 4))
         sa, sb = rnd.choice(("", "-")), rnd.choice(("", "-"))
-        x, y = f"{sa}{a}", f"{sb}{b}"
-        yield f"{x} + {y}"
-        yield f"{x} - {y}"
-        yield f"{x} * {y}"
-        if b:
-            yield f"{x} // {y}"
-        yield f"gcd({x}, {y})"
+        yield from _pair(f"{sa}{a}", f"{sb}{b}", b)
         yield f"sqrt({a})"
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+from . import add_stepper_arguments
 
 
 def register(sub):
@@ -11,13 +12,7 @@ def register(sub):
     p.add_argument("expr", help='the polynomial, e.g. "(x+1)^3 - 2*x*(x-4)" or "3x^2 - 12"; '
                                 'solve also takes "LHS = RHS"; "-" reads standard input; '
                                 'put an expression that starts with "-" after "--"')
-    p.add_argument("--stepper", choices=("reference", "model"), default=None,
-                   help="who computes the steps (default: the shipped model when present)")
-    p.add_argument("--model", metavar="DIR", help="a model directory (implies --stepper model)")
-    p.add_argument("--backend", choices=("torch", "onnx"), default="torch", help="how the model runs")
-    p.add_argument("--gate", type=float, default=1.0, help="adapter gate (1 = sheet executor)")
-    p.add_argument("--allow-uncertified", action="store_true",
-                   help="run a model that has no passing certificate for this backend")
+    add_stepper_arguments(p)
     p.add_argument("--json", action="store_true", help="print the result and counters as JSON")
     p.add_argument("--audit", action="store_true",
                    help="also list every arithmetic operation: op, operands, result, forward passes")

@@ -5,18 +5,13 @@ import json
 import sys
 
 from ..errors import InputError
+from . import add_stepper_arguments
 
 
 def register(sub):
     p = sub.add_parser("solve", help="evaluate an integer expression on the sheet")
     p.add_argument("expr", help='the expression, e.g. "12345 * -678 + gcd(84, 36)"; "-" reads standard input')
-    p.add_argument("--stepper", choices=("reference", "model"), default=None,
-                   help="who computes the steps (default: the shipped model when present)")
-    p.add_argument("--model", metavar="DIR", help="a model directory (implies --stepper model)")
-    p.add_argument("--backend", choices=("torch", "onnx"), default="torch", help="how the model runs")
-    p.add_argument("--gate", type=float, default=1.0, help="adapter gate (1 = sheet executor)")
-    p.add_argument("--allow-uncertified", action="store_true",
-                   help="run a model that has no passing certificate for this backend")
+    add_stepper_arguments(p)
     p.add_argument("--sequential", action="store_true",
                    help="one view per forward pass (default: carry-select parallel batches)")
     p.add_argument("--json", action="store_true", help="print result and counters as JSON")
