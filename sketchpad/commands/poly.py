@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import sys
+
 from . import add_stepper_arguments
 
 
