@@ -115,14 +115,7 @@ class Z:
         """Power by a structural exponent (a Python int that counts, never a coefficient)."""
         if type(k) is not int or k < 0:
             raise TypeError("the exponent of a Sketchpad number must be a non-negative Python int")
-        result, base = None, self
-        while k:
-            if k & 1:
-                result = base if result is None else result * base
-            k >>= 1
-            if k:
-                base = base * base
-        return result if result is not None else self.ctx.const(1, "one")
+        return square_and_multiply(self, k, lambda: self.ctx.const(1, "one"))
 
     def exact_div(self, other) -> "Z":
         q, r = divmod(self, other)
@@ -164,3 +157,15 @@ class Z:
 
     def __ge__(self, other):
         return self.cmp(other) >= 0
+
+
+def square_and_multiply(base, n: int, one):
+    """base ** n with about 2 log2(n) multiplications of the type's own `*`; `one()` for n = 0."""
+    result = None
+    while n:
+        if n & 1:
+            result = base if result is None else result * base
+        n >>= 1
+        if n:
+            base = base * base
+    return result if result is not None else one()

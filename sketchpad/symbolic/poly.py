@@ -6,7 +6,7 @@ that becomes zero is dropped by reading it, so "zero" never needs to be computed
 from __future__ import annotations
 
 from ..errors import InputError
-from .integer import Z
+from .integer import Z, square_and_multiply
 
 
 class Poly:
@@ -118,14 +118,7 @@ class Poly:
             if digits > 2 * limit:
                 raise InputError(f"the power ^{n} would give coefficients of about {digits:,} digits; "
                                  f"products are limited to {limit:,}-digit operands")
-        result, base = None, self
-        while n:
-            if n & 1:
-                result = base if result is None else result * base
-            n >>= 1
-            if n:
-                base = base * base
-        return result if result is not None else Poly.const(self.ctx.const(1, "one"), self.var)
+        return square_and_multiply(self, n, lambda: Poly.const(self.ctx.const(1, "one"), self.var))
 
     def derivative(self) -> "Poly":
         return self._new({k - 1: c * self.ctx.const(k, "an exponent (derivative)")
