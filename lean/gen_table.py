@@ -97,36 +97,31 @@ def _digit_lists(max_len: int):
             yield list(t)
 
 
-def find_row_witnesses(op: str, wanted: list[View]) -> dict:
+def _first_witnesses(wanted: list[View], inputs, trace_of) -> dict:
+    """For each wanted view, the first input (in `inputs` order) whose Lean-model run presents it."""
     need = set(wanted)
     found: dict = {}
-    lists = list(_digit_lists(2))
-    for xs, ys in itertools.product(lists, lists):
-        for v, _ in rows_trace(op, xs, ys):
+    for inp in inputs:
+        for v, _ in trace_of(*inp):
             if v in need and v not in found:
-                found[v] = (xs, ys)
+                found[v] = inp
         if len(found) == len(need):
             break
     missing = need - set(found)
     if missing:
         raise SystemExit(f"no Lean-model witness for {sorted(missing)[:5]}")
     return found
+
+
+def find_row_witnesses(op: str, wanted: list[View]) -> dict:
+    lists = list(_digit_lists(2))
+    return _first_witnesses(wanted, itertools.product(lists, lists),
+                            lambda xs, ys: rows_trace(op, xs, ys))
 
 
 def find_mul_witnesses(wanted: list[View]) -> dict:
-    need = set(wanted)
-    found: dict = {}
-    for xs in _digit_lists(3):
-        for d in "0123456789":
-            for v, _ in mul_row_trace(xs, d):
-                if v in need and v not in found:
-                    found[v] = (xs, d)
-        if len(found) == len(need):
-            break
-    missing = need - set(found)
-    if missing:
-        raise SystemExit(f"no Lean-model witness for {sorted(missing)[:5]}")
-    return found
+    inputs = ((xs, d) for xs in _digit_lists(3) for d in "0123456789")
+    return _first_witnesses(wanted, inputs, mul_row_trace)
 
 
 # ------------------------------------------------------------------ emission
