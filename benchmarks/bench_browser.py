@@ -9,7 +9,7 @@ offers a real (non-fallback) adapter:
   - certification of all of V in the page (the page's own suite, both batch sizes), after the
     model has loaded;
   - solve time and forward passes for the core benchmark's five problems, in the page
-    (web/runtime.js + web/model.js, no drawing) and in Python (OnnxStepper, 2 threads).
+    (web/solve.js + web/onnx_stepper.js, no drawing) and in Python (OnnxStepper, 2 threads).
 Targets on 2 cores: certification <= 3 s after model load; page load to ready <= 3 s.
 """
 from __future__ import annotations
@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.problems import core_problems  # noqa: E402
 
 PAGE_SOLVE = """async ([expr, parallel]) => {
-  const { solve } = await import('/runtime.js');
-  const { loadModel } = window.__bench ? { loadModel: null } : await import('/model.js');
+  const { solve } = await import('/solve.js');
+  const { loadModel } = window.__bench ? { loadModel: null } : await import('/onnx_stepper.js');
   window.__bench ||= await loadModel({ provider: window.__provider });
   const t = performance.now();
   const r = await solve(expr, window.__bench.stepper, { parallel });
@@ -44,7 +44,7 @@ def best_of(fn, repeat):
 
 
 def python_figures(model_dir, repeat):
-    from certify.run import certify
+    from sketchpad.certify.run import certify
     from sketchpad.expr import evaluate_python, parse
     from sketchpad.model.onnx_stepper import OnnxStepper
     from sketchpad.solve import solve
@@ -72,7 +72,7 @@ def _cert_total(suite) -> float:
 def browser_figures(model_dir, provider, repeat):
     """A first visit (fresh profile: nothing cached, wasm compiled and tiered up from scratch)
     and a returning visit (reload: HTTP cache and V8's compiled-code cache), `repeat` times."""
-    from certify.browser_backend import page_for, run_page_suite
+    from sketchpad.certify.browser_backend import page_for, run_page_suite
     from sketchpad.expr import evaluate_python, parse
     out = {"provider": provider, "first": [], "again": []}
     for k in range(repeat):
@@ -103,7 +103,7 @@ def browser_figures(model_dir, provider, repeat):
 
 def webgpu_adapter():
     """'real', 'fallback' or None, as Chromium with --enable-unsafe-webgpu reports it."""
-    from sketchpad.server.chromium import browser
+    from sketchpad.certify.chromium import browser
     with browser(webgpu=True) as b:
         p = b.new_page()
         p.goto("about:blank")

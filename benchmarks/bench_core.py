@@ -39,7 +39,7 @@ def main():
         tree = parse(expr)
         t_py, want = best_of(lambda: evaluate_python(tree), max(args.repeat, 20))
         for parallel in (False, True):
-            t, sol = best_of(lambda: solve(expr, parallel=parallel), args.repeat)
+            t, sol = best_of(lambda: solve(expr, "reference", parallel=parallel), args.repeat)
             assert sol.value == want, name
             overhead = (sol.seconds - sol.stepper_seconds) / sol.forward_passes * 1e6
             print(f"| {name} | {'parallel' if parallel else 'sequential'} | {sol.forward_passes:,} | "

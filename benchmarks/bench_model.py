@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))     # run from a
 
 import torch  # noqa: E402
 
-from certify.backends import cpu_name
-from certify.run import certify  # noqa: E402
+from sketchpad.certify.backends import cpu_name
+from sketchpad.certify.run import certify  # noqa: E402
 from sketchpad import solve
 from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.stepper import load_default_stepper

@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from sketchpad import solve  # noqa: E402
 from sketchpad.expr import evaluate_python, parse  # noqa: E402
 from sketchpad.model.stepper import load_stepper  # noqa: E402
-from sketchpad.numbers import to_digits  # noqa: E402
+from sketchpad.digits import to_digits  # noqa: E402
 
 
 def problems():

@@ -12,7 +12,7 @@ import random
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from sketchpad.numbers import to_digits  # noqa: E402
+from sketchpad.digits import to_digits  # noqa: E402
 
 SEED = 20261129
 

@@ -1,7 +1,7 @@
 """The core benchmark's five problems, fixed by seed, shared by every benchmark script."""
 import random
 
-from sketchpad.numbers import to_digits
+from sketchpad.digits import to_digits
 
 
 def core_problems(seed: int = 2026) -> list[tuple[str, str]]:

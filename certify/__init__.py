@@ -1,13 +1,13 @@
-"""The certification suite: run every view of V through a model on a backend, compare each
-step with the reference stepper, and write an in-toto Statement naming what was checked.
+"""The certifier: the suite that checks a model on every view of V on this device, the one
+rule that decides whether a certificate lets a model run, and the harness for the browser.
 
-  backends.py   the registry of backends (name -> how to get step logits for a batch of views)
-  run.py        the exhaustive check, at two batch sizes
-  statement.py  the in-toto Statement v1: subjects (sha256 of every file that fixes the steps)
-  verify.py     re-check a certificate against the files it names (and optionally re-run it)
+  policy.py           THE rule: does this certificate hold for this loaded model, here?
+  certified.py        load a model stepper only under a certificate that holds (or certify now)
+  run.py              the suite: every view of V, at two batch sizes (and thread counts)
+  statement.py        the in-toto Statement envelope
+  cache.py            certificates this device made for itself (user cache directory)
+  verify.py           `sketchpad certify --verify`: the rule (and optionally a re-run) on a file
+  browser_backend.py  the page's own suite in headless Chromium; chromium.py launches it
+
+Installed as sketchpad.certify (pyproject.toml maps this folder into the package).
 """
-from .backends import BACKENDS, Backend, register
-from .run import PREDICATE_TYPE, certify
-from .verify import verify_certificate
-
-__all__ = ["BACKENDS", "Backend", "register", "certify", "verify_certificate", "PREDICATE_TYPE"]

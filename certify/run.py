@@ -1,43 +1,34 @@
-"""The exhaustive check: every view of V, on one backend, at two batch sizes.
+"""The certification suite: every view of V through a loaded stepper, compared with the
+reference step, written as a certificate (an in-toto Statement, certify/statement.py).
 
-A view passes when the backend's step (argmax over the step tokens) equals the reference
-step at every batch size and the top-1 logit is strictly above the top-2 (a tie is a fail: an
-argmax that a rounding could flip is no guarantee).  The certificate records each view's
-result, the smallest margin and where it occurs, and the largest logit difference between
-the two batch sizes (a backend's numbers may depend on how views are batched).
+    stmt = certify(stepper)       # stepper: sketchpad.model.loading.load_stepper(...)
+    verdict = policy.check(stmt, policy.expect_from(stepper))
+
+V runs at two batch sizes (all of V at once, and one view per pass) and, where the backend's
+numbers can depend on it, at another thread count.  A view passes when every run gives the
+reference step with a margin above 0; the certificate records each view's step and smallest
+margin, the drift (the largest logit difference between the runs), and the numbers of the
+margin rule.  Whether the certificate lets the model run is policy.check's decision alone.
 """
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 
-from sketchpad import __version__
-from sketchpad.model.stepper import steps_and_margins
-from sketchpad.model.tokenizer import ViewTokenizer
-from sketchpad.views import file_sha256, load
-
-from . import backends, statement
-
-PREDICATE_TYPE = "https://sketchpad.invalid/certificate/v1"
+from .. import __version__
+from ..model.readout import steps_and_margins
+from . import policy
+from .statement import statement
 
 
 def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def run_backend(handle, views, batch_size: int) -> tuple[np.ndarray, float]:
-    """All views through `handle.logits`, `batch_size` at a time; (logits, seconds)."""
-    t = time.perf_counter()
-    parts = [np.asarray(handle.logits(views[k:k + batch_size]), dtype=np.float32)
-             for k in range(0, len(views), batch_size)]
-    return np.concatenate(parts), time.perf_counter() - t
-
-
-def _display(path: Path) -> str:
+def _display(path) -> str:
     """A path relative to the working directory when it is inside it (certificates get committed)."""
     try:
         return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
@@ -45,88 +36,85 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _model_info(model_dir: Path) -> dict:
-    cfg = json.loads((model_dir / "base" / "config.json").read_text())
-    ad = json.loads((model_dir / "adapter" / "adapter_config.json").read_text())
-    return {"architecture": cfg.get("architectures", [None])[0], "model_type": cfg.get("model_type"),
-            "hidden_size": cfg.get("hidden_size"), "layer_types": cfg.get("layer_types"),
-            "vocab_size": cfg.get("vocab_size")}, \
-           {"type": ad.get("peft_type"), "rank": ad.get("r"), "alpha": ad.get("lora_alpha"),
-            "target_modules": sorted(ad.get("target_modules") or [])}
+def run_views(logits_fn, views, batch_size: int) -> tuple[np.ndarray, float]:
+    """All views through `logits_fn`, `batch_size` at a time; (logits, seconds)."""
+    t = time.perf_counter()
+    parts = [np.asarray(logits_fn(views[k:k + batch_size]), dtype=np.float32)
+             for k in range(0, len(views), batch_size)]
+    return (np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)), time.perf_counter() - t
 
 
-def certify(model_dir: Path, backend: str = "torch", gate: float = 1.0,
-            batch_sizes: tuple[int, ...] | None = None, view_entries=None) -> dict:
-    """Run the check and return the in-toto Statement (a dict)."""
-    model_dir = Path(model_dir)
-    be = backends.get(backend)
-    entries = view_entries if view_entries is not None else load()
+def _runs(stepper, n: int, batch_sizes):
+    """(label, batch size, logits function) of every run: each batch size, and one more
+    thread count where the backend offers it (ONNX Runtime's intra-op threads)."""
+    out = [(f"batch {bs}", bs, stepper.logits) for bs in batch_sizes]
+    other = getattr(stepper, "with_threads", None)
+    if other is not None:
+        alt = other(1 if stepper.threads != 1 else 2)
+        out.append((f"batch {batch_sizes[0]}, {alt.threads} thread(s)", batch_sizes[0], alt.logits))
+    return out
+
+
+def certify(stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=None,
+            progress=None) -> dict:
+    """Run the suite on `stepper` and return the certificate (a dict)."""
+    from .. import views as V
+    entries = view_entries if view_entries is not None else V.load()
     views = [e["view"] for e in entries]
     expected = [e["step"] for e in entries]
     batch_sizes = tuple(batch_sizes or (len(views), 1))
-    steps_vocab = ViewTokenizer.load(model_dir).steps
     started = _now()
-    t_open = time.perf_counter()
-    handle = be.open(model_dir, gate)
-    open_s = time.perf_counter() - t_open
-
-    runs, seconds = [], {}
-    for bs in batch_sizes:
-        logits, s = run_backend(handle, views, bs)
-        runs.append(logits)
-        seconds[str(bs)] = round(s, 4)
-    diff = np.abs(runs[0] - runs[1]).max(axis=1) if len(runs) > 1 else np.zeros(len(views))
+    results, seconds = [], {}
+    runs = _runs(stepper, len(views), batch_sizes)
+    for label, bs, fn in runs:
+        logits, s = run_views(fn, views, bs)
+        results.append((logits, *steps_and_margins(logits, stepper.steps)))
+        seconds[label] = round(s, 4)
+        if progress:
+            progress(label, s)
+    base = results[0][0]
+    diff = np.zeros(len(views))
+    for logits, _, _ in results[1:]:
+        diff = np.maximum(diff, np.abs(base - logits).max(axis=1))
+    drift = float(diff.max()) if len(diff) else 0.0
 
     per_view, failed = [], []
-    min_m, min_at = float("inf"), None
-    results = [steps_and_margins(lg, steps_vocab) for lg in runs]
     for i, (v, exp) in enumerate(zip(views, expected)):
-        gots = [r[0][i] for r in results]
-        margin = float(min(r[1][i] for r in results))
+        gots = [r[1][i] for r in results]
+        margin = float(min(r[2][i] for r in results))
         ok = all(g == exp for g in gots) and margin > 0.0
-        row = {"view": v.key(), "expected": exp.key(), "got": gots[0].key(), "margin": round(margin, 4),
-               "pass": ok}
-        if len({g for g in gots}) > 1:
-            row["got_by_batch_size"] = {str(bs): g.key() for bs, g in zip(batch_sizes, gots)}
+        row = {"view": v.key(), "expected": exp.key(), "got": gots[0].key(), "margin": round(margin, 4), "pass": ok}
+        if len(set(gots)) > 1:
+            row["got_by_run"] = {label: g.key() for (label, _, _), g in zip(runs, gots)}
         per_view.append(row)
         if not ok:
             failed.append(dict(row, witness=entries[i].get("witness")))
-        if margin < min_m:
-            min_m, min_at = margin, i
-    finished = _now()
+    margins = [r["margin"] for r in per_view]
+    at = int(np.argmin(margins)) if margins else 0
+    min_margin = float(margins[at]) if margins else None
+    need = policy.margin_rule(drift)
     worst = int(diff.argmax()) if len(diff) else 0
-
-    model, adapter = _model_info(model_dir)
-    desc = be.describe()
-    extra_files = be.files(model_dir)
-    subj = statement.subjects(model_dir, extra_files)
-    digests = {s["name"]: s["digest"]["sha256"] for s in subj}
+    vs = policy.shipped_view_set()
+    subjects = stepper.manifest.subjects() + [{"name": policy.VIEW_SET_NAME, "digest": {"sha256": V.file_sha256()}}]
     predicate = {
         "tool": {"name": "sketchpad certify", "version": __version__},
-        "model": dict(model, dir=_display(model_dir),
-                      weights_sha256={n: d for n, d in digests.items() if n.startswith("base/") and n.endswith(".safetensors")}),
-        "adapter": dict(adapter, gate=float(gate),
-                        weights_sha256={n: d for n, d in digests.items() if n.startswith("adapter/") and n.endswith(".safetensors")}),
-        "view_set": {"name": statement.VIEW_SET_NAME, "sha256": file_sha256(), "count": len(views)},
-        "backend": {"name": backend, "device": desc.get("device", {})},
-        "versions": desc.get("versions", {}),
-        "batch_sizes": list(batch_sizes),
-        "batch_consistency": {"max_abs_logit_diff": float(diff.max()) if len(diff) else 0.0,
-                              "at_view": views[worst].key() if views else None},
+        "model": {"dir": _display(stepper.manifest.root), "manifest_sha256": stepper.manifest.digest(),
+                  **(stepper.describe() if hasattr(stepper, "describe") else {})},
+        "adapter": {"gate": float(stepper.gate_value)},
+        "backend": {"name": stepper.backend},
+        "environment": stepper.environment(),
+        "view_set": {"name": policy.VIEW_SET_NAME, "sha256": V.file_sha256(), "count": len(views),
+                     "shipped": V.file_sha256() == vs.sha256},
+        "runs": [{"label": label, "batch_size": bs, "seconds": seconds[label]} for label, bs, _ in runs],
+        "drift": {"max_abs_logit_diff": drift, "at_view": views[worst].key() if views else None},
+        "margin_rule": {"floor": policy.MARGIN_FLOOR, "factor": policy.DRIFT_FACTOR, "drift": drift,
+                        "required": need, "min_margin": min_margin,
+                        "holds": bool(min_margin is not None and min_margin > need)},
         "result": {"passed": not failed, "views": len(views), "passed_views": len(views) - len(failed),
-                   "failed_views": len(failed), "failures": failed,
-                   "min_margin": round(min_m, 6) if views else None,
-                   "min_margin_view": views[min_at].key() if views else None,
-                   "min_margin_step": expected[min_at].key() if views else None},
-        "time": {"started": started, "finished": finished, "model_load_seconds": round(open_s, 4),
-                 "seconds_by_batch_size": seconds},
+                   "failed_views": len(failed), "failures": failed, "min_margin": min_margin,
+                   "min_margin_view": views[at].key() if views else None,
+                   "min_margin_step": expected[at].key() if views else None},
+        "time": {"started": started, "finished": _now(), "seconds_by_run": seconds},
         "per_view": per_view,
     }
-    return statement.statement(subj, PREDICATE_TYPE, predicate)
-
-
-def write(stmt: dict, out: Path) -> Path:
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(stmt, indent=1) + "\n")
-    return out
+    return statement(subjects, predicate)

@@ -13,7 +13,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def main():
-    from certify.browser_backend import page_for, run_page_suite
+    from sketchpad.certify.browser_backend import page_for, run_page_suite
     from sketchpad.model import DEFAULT_MODEL_DIR
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=str(DEFAULT_MODEL_DIR))

@@ -1,6 +1,6 @@
 """ONNX export of a gated Sketchpad model, with a parity check against PyTorch on every view.
 
-    from export import export_model
+    from sketchpad.export import export_model
     report = export_model(model_dir, out_dir)       # writes model.onnx, model.json, parity.json
 
 See export/README.md for why torch.onnx (not optimum) and why the gate is a graph input.

@@ -45,7 +45,7 @@ def probe(encode) -> dict:
 
 
 def apply(table: dict, view: View) -> list[int]:
-    """What web/model.js does, in Python (used to check the table)."""
+    """What web/onnx_stepper.js does, in Python (used to check the table)."""
     ids = list(table["template"])
     for f, sym in zip(FIELDS, view):
         spec = table["fields"][f]

@@ -75,21 +75,13 @@ class Handle:
 
 
 def load(model_dir) -> Handle:
-    """A model directory as sketchpad.model loads it (base/, adapter/, sketchpad_vocab.json)."""
-    from pathlib import Path
-
-    from sketchpad.model.adapter import load_adapted
-    model_dir = Path(model_dir)
-    model, tok, gate = load_adapted(model_dir, gate=1.0)
-    return Handle(model, gate, tok, describe_model(model_dir))
+    """A model directory as the torch backend loads it (sketchpad.model.torch_stepper)."""
+    from sketchpad.model.torch_stepper import load as load_torch
+    st = load_torch(model_dir, gate=1.0)
+    return Handle(st.model, st.gate, st.vocab, describe_model(st))
 
 
-def describe_model(model_dir) -> dict:
-    """What the export came from, in the certifier's own terms (certify/run.py, statement.py):
-    the subjects (sha256 of every file that fixes a step) and the model/adapter summary.
-    The page copies these into the certificates it writes."""
-    from certify.run import _model_info
-    from certify.statement import VIEW_SET_NAME, subjects
-    model, adapter = _model_info(model_dir)
-    return {"subjects": [s for s in subjects(model_dir) if s["name"] != VIEW_SET_NAME],
-            "model": model, "adapter": adapter}
+def describe_model(stepper) -> dict:
+    """What the export came from: every file the torch loader read (by sha256) and the model's
+    shape.  model.json keeps it as provenance; the browser's certificates cover model.json."""
+    return {"subjects": stepper.manifest.subjects(), "model": stepper.describe()}

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from . import procedures as P
 from .expr import Limits
 from .errors import InputError
-from .numbers import operand_of
+from .procedures import operand_of
 from .runtime import Run
 from .sheet import Worksheet
-from .solve import _check, get_stepper
+from .solve import _check, as_stepper
 
 
 @dataclass
@@ -27,13 +27,13 @@ class OpRecord:
 
 @dataclass
 class Arithmetic:
-    stepper: object = "reference"
+    stepper: object               # a Stepper, or "reference" (sketchpad.steppers.get chooses)
     parallel: bool = True
     limits: Limits = field(default_factory=Limits)
     log: list = field(default_factory=list)
 
     def __post_init__(self):
-        self._stepper = get_stepper(self.stepper)
+        self._stepper = as_stepper(self.stepper)
         self.forward_passes = 0
         self.batches = 0
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from .errors import InputError, SketchpadError
 from .expr import evaluate_python, parse
-from .numbers import to_digits
+from .digits import to_digits
 
-PROBLEM_DIR = Path(__file__).resolve().parents[1] / "benchmarks" / "problems"
+from .problems import ROOT as PROBLEM_DIR      # benchmarks/problems/, installed as sketchpad.problems
 
 
 def load_problems(name_or_path: str) -> list[dict]:

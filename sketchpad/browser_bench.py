@@ -1,26 +1,39 @@
 """Solve problems in the web page (headless Chromium, the model on onnxruntime-web), for
 `sketchpad bench SET --backend browser`.
 
-    solver = BrowserSolver(model=None, parallel=True)   # starts the server and the browser
+    solver = BrowserSolver(model=None, parallel=True)   # starts the server, the browser, certifies
     solver("12345 * 678")   # -> {"result", "forward_passes", "batches", "views_used", "seconds", ...}
     solver.close()
 
-Each problem runs through web/runtime.js with web/model.js's stepper in one loaded page (no
-drawing), the same code the page's Solve button runs.  A bad expression raises InputError
-and a step the runtime cannot follow raises StepperFault, as in Python.
+The page's model must first hold a certificate under the page's rule (web/certify/policy.js):
+a fresh browser profile has none of its own, so it certifies itself, as every new device
+does (web/certify/certified.js); a model that fails is refused (Uncertified) unless
+allow_uncertified.  Each problem then runs through web/solve.js with web/onnx_stepper.js's
+stepper, the same code the page's Solve button runs.  A bad expression raises InputError and
+a step the runtime cannot follow raises StepperFault, as in Python.
 """
 from __future__ import annotations
 
 import contextlib
+import tempfile
+from pathlib import Path
 
+from .certify.certified import Uncertified
 from .errors import InputError, StepperFault
 
+LOAD_JS = """async ([provider, allowUncertified]) => {
+  const { loadModel, loadViewSet } = await import('/onnx_stepper.js');
+  window.__benchModel = await loadModel({ provider });
+  if (allowUncertified) return { ok: true, source: 'none: allow_uncertified' };
+  const { ensureCertified } = await import('/certify/certified.js');
+  const status = await ensureCertified(window.__benchModel, (await loadViewSet()).views);
+  const r = status.cert?.predicate.result;
+  return { ok: status.ok, source: status.source, reasons: status.verdict?.reasons || [],
+           views: r?.views, min_margin: r?.min_margin, failures: (r?.failures || []).slice(0, 3) };
+}"""
+
 SOLVE_JS = """async ([expr, parallel]) => {
-  const { solve } = await import('/runtime.js');
-  if (!window.__benchModel) {
-    const { loadModel } = await import('/model.js');
-    window.__benchModel = await loadModel({ provider: window.__benchProvider || 'wasm' });
-  }
+  const { solve } = await import('/solve.js');
   const t = performance.now();
   try {
     const r = await solve(expr, window.__benchModel.stepper, { parallel });
@@ -34,14 +47,32 @@ SOLVE_JS = """async ([expr, parallel]) => {
 
 
 class BrowserSolver:
-    def __init__(self, model=None, parallel: bool = True, provider: str = "wasm"):
-        from certify.browser_backend import page_for
-
-        from .model import DEFAULT_MODEL_DIR
+    def __init__(self, model=None, parallel: bool = True, provider: str = "wasm",
+                 allow_uncertified: bool = False):
+        from .certify.browser_backend import page_for
+        from .model.loading import resolve_model_dir
+        from .server import Settings
+        from .server.live import running
+        d = resolve_model_dir(model)
         self.parallel = parallel
         self._stack = contextlib.ExitStack()
-        self.page, self.url = self._stack.enter_context(page_for(model or DEFAULT_MODEL_DIR, provider))
-        self.page.evaluate(f"window.__benchProvider = '{provider}'")
+        try:
+            tmp = self._stack.enter_context(tempfile.TemporaryDirectory(prefix="sketchpad-bench-"))
+            url = self._stack.enter_context(running(Settings(db_path=str(Path(tmp) / "c.sqlite"), model_dir=d,
+                                                             stepper="reference")))
+            self.page = self._stack.enter_context(page_for(url, provider))
+            self.certificate = self.page.evaluate(LOAD_JS, [provider, allow_uncertified])
+        except BaseException:
+            self._stack.close()
+            raise
+        if not self.certificate["ok"]:
+            self.close()
+            fails = "; ".join(f"{f['view']} gives {f['got']}, expected {f['expected']}"
+                              for f in self.certificate["failures"])
+            reasons = "; ".join(m for _, m in self.certificate["reasons"][:3])
+            raise Uncertified(f"the model in {d} does not pass certification in this browser ({provider}): "
+                              f"{reasons}" + (f". Failing views: {fails}" if fails else "")
+                              + " (--allow-uncertified runs it anyway)")
 
     def __call__(self, expr: str) -> dict:
         out = self.page.evaluate(SOLVE_JS, [expr, self.parallel])

@@ -15,11 +15,13 @@ from .errors import InputError
 
 FUNCTIONS = {"sqrt": 1, "isqrt": 1, "gcd": 2}
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
-_FORBIDDEN_OPS = {ast.Div: "'/' is not supported: use // for integer division",
-                  ast.Pow: "'**' (power) is not supported",
-                  ast.MatMult: "'@' is not supported", ast.LShift: "'<<' is not supported",
-                  ast.RShift: "'>>' is not supported", ast.BitAnd: "'&' is not supported",
-                  ast.BitOr: "'|' is not supported", ast.BitXor: "'^' is not supported"}
+# Operators the language refuses, and the words it refuses them with (the page says the same).
+FORBIDDEN = {"/": "'/' is not supported: use // for integer division", "**": "'**' (power) is not supported",
+             "@": "'@' is not supported", "<<": "'<<' is not supported", ">>": "'>>' is not supported",
+             "&": "'&' is not supported", "|": "'|' is not supported", "^": "'^' is not supported"}
+_FORBIDDEN_OPS = {ast.Div: FORBIDDEN["/"], ast.Pow: FORBIDDEN["**"], ast.MatMult: FORBIDDEN["@"],
+                  ast.LShift: FORBIDDEN["<<"], ast.RShift: FORBIDDEN[">>"], ast.BitAnd: FORBIDDEN["&"],
+                  ast.BitOr: FORBIDDEN["|"], ast.BitXor: FORBIDDEN["^"]}
 _TOKEN = re.compile(r"(?<![A-Za-z_0-9])(?:[0-9][0-9A-Za-z_.]*|\.[0-9][0-9A-Za-z_.]*)")
 _LITERAL = "_sketchpad_literal_"
 
@@ -144,7 +146,7 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
 def evaluate_python(tree: tuple) -> int:
     """The same tree evaluated with Python's integers (for tests and benchmarks only)."""
     import math
-    from .numbers import to_int
+    from .digits import to_int
     kind = tree[0]
     if kind == "num":
         v = to_int(tree[1])

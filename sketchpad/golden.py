@@ -16,11 +16,12 @@ from pathlib import Path
 
 from .errors import InputError
 from .expr import parse
-from .numbers import to_digits
+from .digits import to_digits
+from .web import ROOT as WEB_ROOT
 from .reference import ReferenceStepper
 from .sheet import INPUT
 
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "web" / "golden"
+DEFAULT_OUT = WEB_ROOT / "golden"
 
 # Both modes run each of these: every procedure, every sign combination, the floor-division
 # adjustment, errors raised mid-solve, and nested expressions that pass numbers between blocks.
@@ -75,7 +76,7 @@ def witness_cover(covered: set) -> list[str]:
     from .solve import solve
     from .views import load
     witnesses = list(dict.fromkeys(r["witness"] for r in load()))
-    presents = {w: {v.key() for v in solve(w).views} for w in witnesses}
+    presents = {w: {v.key() for v in solve(w, "reference").views} for w in witnesses}
     want = {r["view"].key() for r in load()} - covered
     chosen = []
     while want:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .digits import to_digits, to_int
 from .errors import InputError, StepperFault
 from .runtime import PARALLEL, ask, expect, scan, together
-from .sheet import Cell, Row, Sheet
+from .sheet import Cell, Row, Sheet, input_number
 from .symbols import (ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS,
                       MUL, NEG, NONZERO_FLAG, ODD, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB,
                       SWAP, ZERO_FLAG, ZT, View)
@@ -35,9 +36,17 @@ class Num(NamedTuple):
         if self.sign is None or self.sign.sym not in "+-":
             held = self.sign.sym if self.sign is not None else "nothing"
             raise StepperFault(f"a result sign cell holds {held!r}")
-        from .numbers import to_int
         v = to_int(d)
         return -v if self.sign.sym == MINUS else v
+
+
+def operand(digits: str, negative: bool = False) -> Num:
+    """A problem's own number as input cells (the runtime writes none of it)."""
+    return Num(*input_number(digits, negative))
+
+
+def operand_of(value: int) -> Num:
+    return operand(to_digits(value), value < 0)
 
 
 def canonical(cells: list) -> list:

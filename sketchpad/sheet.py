@@ -15,6 +15,13 @@ from .symbols import BLANK, DIGITS, MINUS, PLUS, Step
 INPUT = "input"
 
 
+def input_number(digits: str, negative: bool = False) -> tuple["Cell", list]:
+    """A problem's own number as input cells: (sign cell, digit cells units first).  Input
+    cells and Sheet.write are the only ways a cell comes to exist."""
+    digits = digits.lstrip("0") or "0"
+    return Cell(MINUS if negative else PLUS, INPUT), [Cell(ch, INPUT) for ch in reversed(digits)]
+
+
 class Cell:
     __slots__ = ("sym", "origin", "field")
 

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from . import procedures as P
 from .errors import InputError
 from .expr import Limits, parse
-from .numbers import operand
-from .procedures import Num
+from .procedures import Num, operand
 from .runtime import Run, Stepper
 from .sheet import Worksheet
+
+
+QUADRATIC_OPS = ("*", "//", "%", "sqrt", "gcd")     # work grows as n^2: their own size limit
 
 
 @dataclass
@@ -32,7 +34,7 @@ class Solution:
         return self.value
 
     def as_dict(self) -> dict:
-        from .numbers import to_digits
+        from .digits import to_digits
         v = self.value
         return {"result": ("-" if v < 0 else "") + to_digits(v), "forward_passes": self.forward_passes,
                 "batches": self.batches, "views_used": self.views_used,
@@ -40,16 +42,15 @@ class Solution:
                 "stepper": self.stepper}
 
 
-def get_stepper(stepper) -> Stepper:
-    """'reference', 'model' (the shipped default model), or any object with the Stepper interface."""
-    if stepper is None or stepper == "reference":
+def as_stepper(stepper) -> Stepper:
+    """A Stepper object, or "reference" for the specification itself.  Choosing the model (and
+    its certificate) is the layer above's job: sketchpad.steppers.get."""
+    if stepper == "reference":
         from .reference import ReferenceStepper
         return ReferenceStepper()
-    if stepper == "model":
-        from .model.stepper import load_default_stepper
-        return load_default_stepper()
-    if isinstance(stepper, str):
-        raise InputError(f"unknown stepper {stepper!r} (use 'reference' or 'model')")
+    if isinstance(stepper, str) or stepper is None or not callable(stepper):
+        raise InputError(f"solve needs a stepper: 'reference' or a batched stepper object such as "
+                         f"sketchpad.steppers.get() (the certified model), not {stepper!r}")
     return stepper
 
 
@@ -57,17 +58,18 @@ def _check(limits: Limits, op: str, *nums: Num) -> None:
     for n in nums:
         if len(n.cells) > limits.max_digits:
             raise InputError(f"an intermediate number has {len(n.cells):,} digits; the limit is {limits.max_digits:,}")
-        if op in ("*", "//", "%", "sqrt", "gcd") and len(n.cells) > limits.max_quadratic_digits:
+        if op in QUADRATIC_OPS and len(n.cells) > limits.max_quadratic_digits:
             raise InputError(f"an operand of {op} has {len(n.cells):,} digits; the limit for {op} is "
                              f"{limits.max_quadratic_digits:,}")
 
 
-def solve(expr: str, stepper=None, *, parallel: bool = True, trace: bool = False,
+def solve(expr: str, stepper, *, parallel: bool = True, trace: bool = False,
           limits: Limits = Limits(), on_batch=None) -> Solution:
-    """Evaluate `expr` on the sheet.  `parallel=False` is the one-view-per-pass sequential
-    mode; the default carry-select mode presents the same kind of views in far fewer batches."""
+    """Evaluate `expr` on the sheet with `stepper` (a Stepper, or "reference").
+    `parallel=False` is the one-view-per-pass sequential mode; the default carry-select mode
+    presents the same kind of views in far fewer batches."""
     tree = parse(expr, limits)
-    st = get_stepper(stepper)
+    st = as_stepper(stepper)
     run = Run(st, trace=trace, on_batch=on_batch, parallel=parallel)
     ws = Worksheet()
     t0 = time.perf_counter()

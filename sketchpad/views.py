@@ -68,7 +68,7 @@ def enumerate_views(progress: bool = False) -> dict[View, str]:
         from tqdm import tqdm
         items = tqdm(items, desc="enumerating views", unit="problem")
     for expr in items:
-        for v in solve(expr, parallel=False).views:
+        for v in solve(expr, "reference", parallel=False).views:
             cands = seen.setdefault(v, [])
             if len(cands) < CANDIDATES:
                 cands.append(expr)

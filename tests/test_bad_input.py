@@ -55,7 +55,7 @@ BAD = [
 @pytest.mark.parametrize("expr,fragment", BAD, ids=[b[0][:20] or "empty" for b in BAD])
 def test_api_rejects_with_a_clear_message(expr, fragment):
     with pytest.raises(InputError) as e:
-        solve(expr)
+        solve(expr, "reference")
     msg = str(e.value)
     assert fragment.lower() in msg.lower()
     assert "\n" not in msg and len(msg) < 200

@@ -1,5 +1,8 @@
 """`sketchpad bench` checks every answer against Python and reports failures honestly."""
 import json
+import os
+
+import pytest
 
 from sketchpad.cli import main
 
@@ -27,3 +30,46 @@ def test_bench_reports_a_wrong_stepper(tmp_path, monkeypatch, capsys):
 def test_unknown_set_is_a_clear_error(capsys):
     assert main(["bench", "no-such-set", "--backend", "reference"]) == 2
     assert "no problem set" in capsys.readouterr().err
+
+
+def test_bench_on_the_default_backend_certifies_first(tmp_path, capsys):
+    """ONNX Runtime is the default backend, and the model runs only under a certificate."""
+    out = tmp_path / "r.json"
+    assert main(["bench", "sums-products-220", "--limit", "3", "--out", str(out)]) == 0
+    res = json.loads(out.read_text())
+    assert res["backend"] == "onnx" and res["summary"]["solved"] == 3
+
+
+def test_bench_rejects_a_bad_limit(capsys):
+    assert main(["bench", "mixed-200", "--backend", "reference", "--limit", "0"]) == 2
+    assert "--limit" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="Debian's chromium is not installed")
+def test_bench_in_the_browser_refuses_an_uncertified_model(tmp_path, capsys):
+    """A graph whose steps are wrong fails the page's own suite in a fresh browser, so the
+    browser bench refuses to run it (exit 1, the failing views named); with
+    --allow-uncertified it runs and its wrong answers are reported."""
+    import shutil
+
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    from sketchpad.model import DEFAULT_MODEL_DIR
+    d = tmp_path / "m"
+    shutil.copytree(DEFAULT_MODEL_DIR, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates"))
+    path = d / "onnx" / "model.onnx"
+    m = onnx.load(str(path))
+    emb = next(i for i in m.graph.initializer if i.name.endswith("embed_tokens.weight"))
+    w = numpy_helper.to_array(emb)
+    noise = np.random.default_rng(0).normal(0, 0.5 * float(w.std()), w.shape).astype(w.dtype)
+    emb.CopyFrom(numpy_helper.from_array(w + noise, emb.name))
+    onnx.save(m, str(path))
+    meta = json.loads((d / "onnx" / "model.json").read_text())
+    from sketchpad.model.manifest import sha256_file
+    meta["onnx_sha256"] = sha256_file(path)                 # a consistent export, just a wrong one
+    (d / "onnx" / "model.json").write_text(json.dumps(meta))
+    assert main(["bench", "sums-products-220", "--backend", "browser", "--model", str(d), "--limit", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "does not pass certification in this browser" in err and "Failing views" in err

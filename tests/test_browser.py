@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from sketchpad.server.chromium import available
+from sketchpad.certify.chromium import available
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(available() is not None, reason=f"headless browser tests: {available()}")]
@@ -37,13 +37,13 @@ def site(tmp_path_factory):
     assert Settings().ort_dir.is_dir(), "onnxruntime-web is not installed: run `npm ci` (.ci/install-browser.sh)"
     assert (model_dir() / "onnx" / "model.onnx").is_file(), f"{model_dir()} has no ONNX export"
     db = tmp_path_factory.mktemp("browser") / "certs.sqlite"
-    with running(Settings(db_path=str(db), model_dir=model_dir())) as url:
+    with running(Settings(db_path=str(db), model_dir=model_dir(), stepper="reference")) as url:
         yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from sketchpad.server.chromium import browser as launch
+    from sketchpad.certify.chromium import browser as launch
     with launch() as b:
         yield b
 
@@ -69,7 +69,9 @@ def page(site, browser):
     p.wait_for_function("['ready', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     assert p.evaluate("document.body.dataset.state") == "ready", (p.inner_text("#error"), errors)
     p.external, p.errors, p.ctx = external, errors, ctx
-    # Certify first, as a user must before the page will solve with the model.
+    # A fresh browser has no certificate of its own: it says so, and certifies before solving.
+    p.wait_for_function("document.body.dataset.certified === 'no'", timeout=TIMEOUT)
+    p.status_before = p.inner_text("#cert-status")
     p.click("#certify")
     p.wait_for_function("['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=TIMEOUT)
     p.cert_state = p.evaluate("document.body.dataset.certState")
@@ -88,29 +90,51 @@ def solve_in_page(p, expr: str) -> str:
 
 
 def test_certification_suite_passes_all_views(page, site, tmp_path):
-    from certify.verify import verify_certificate
     from sketchpad import views as V
+    from sketchpad.certify.verify import verify
+    assert "Not yet certified on this device" in page.status_before
     assert page.cert_state == "passed", page.inner_text("#cert-result")
     cert = page.cert
     r = cert["predicate"]["result"]
     n = len(V.load())
     assert r["passed"] and r["views"] == r["passed_views"] == n and r["failed_views"] == 0
     assert f"{n}/{n} views passed" in page.inner_text("#cert-result")
-    dev = cert["predicate"]["backend"]["device"]
-    assert dev["provider"] == "wasm" and "Chrome" in dev["user_agent"] and dev["dtype"] == "float32"
-    assert cert["predicate"]["versions"]["onnxruntime-web"].startswith("1.30")
-    # The page's certificate names files that Python can check: the ONNX graph, model.json, the
-    # weights and the view set, by the hashes the page computed itself.
+    env = cert["predicate"]["environment"]
+    assert env["execution_provider"] == "wasm" and "Chrome" in env["library"]["browser"] and env["dtype"] == "float32"
+    assert env["library"]["onnxruntime-web"].startswith("1.30")
+    assert cert["predicate"]["margin_rule"]["holds"]
+    # The page's certificate holds under Python's rule for what the page loads (the graph,
+    # model.json, the page's model code, V), by the hashes the page computed itself.
     path = tmp_path / "browser.json"
     path.write_text(json.dumps(cert))
-    rep = verify_certificate(path, model_dir=model_dir())
-    assert rep.ok, rep.problems
-    # ... and the page recorded it on the server.
+    rep = verify(path, model_dir=model_dir(), backend="browser")
+    assert rep.ok, rep.verdict.reasons
+    # ... and the page recorded it on the server, as this device's claim.
     assert "recorded on the server" in page.inner_text("#cert-upload")
     import httpx
     listed = httpx.get(f"{site}/api/certificates").json()["certificates"]
     assert any(c["certificate"] == cert for c in listed)
     page.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
+    assert "Certified on this device" in page.inner_text("#cert-status")
+
+
+def test_a_new_browser_certifies_itself_before_its_first_solve(site, browser):
+    """No button pressed: the first Solve runs the suite here, then solves; the certificate is
+    cached in IndexedDB, so a reload is certified at once."""
+    ctx = browser.new_context()
+    try:
+        p = ctx.new_page()
+        p.goto(f"{site}/?provider=wasm&speed=6")
+        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        p.wait_for_function("document.body.dataset.certified === 'no'", timeout=TIMEOUT)
+        assert solve_in_page(p, "123456789 * 987654321") == str(123456789 * 987654321)
+        assert p.evaluate("document.body.dataset.certified") == "yes"
+        assert "1436/1436 views passed" in p.inner_text("#cert-result")
+        p.reload()
+        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        p.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
+    finally:
+        ctx.close()
 
 
 def test_thousand_digit_sum_matches_python(page):
@@ -162,9 +186,9 @@ def test_webgpu_code_path_on_the_fallback_adapter(site, browser):
     'auto' must not pick it; asked for explicitly it must run and agree with wasm."""
     import numpy as np
 
-    from sketchpad.server.chromium import launch_options
+    from sketchpad.certify.chromium import launch_options
     js = """async () => {
-      const { loadModel, loadViewSet } = await import('/model.js');
+      const { loadModel, loadViewSet } = await import('/onnx_stepper.js');
       const vs = (await loadViewSet()).views.slice(0, 64).map((r) => r.view);
       const auto = await loadModel({ provider: 'auto' });
       const gpu = await loadModel({ provider: 'webgpu' });

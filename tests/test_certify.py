@@ -1,5 +1,6 @@
-"""The certifier: the shipped model passes; injected faults fail and are named; tampered
-files are caught by --verify; restoring passes again."""
+"""The certification suite and `sketchpad certify`: the shipped model passes every view on both
+backends; an injected fault fails and is named with its witness; a scrambled adapter fails the
+CLI and restoring it passes; --verify catches a one-bit change in a weight file."""
 import json
 import shutil
 
@@ -7,11 +8,12 @@ import numpy as np
 import pytest
 from safetensors.torch import load_file, save_file
 
-from certify import backends, certify, verify_certificate
-from certify.statement import STATEMENT_TYPE
+from sketchpad.certify import policy
+from sketchpad.certify.run import certify
+from sketchpad.certify.statement import STATEMENT_TYPE
 from sketchpad.cli import main
 from sketchpad.model import DEFAULT_MODEL_DIR
-from sketchpad.model.tokenizer import ViewTokenizer
+from sketchpad.model.loading import load_stepper
 from sketchpad.views import file_sha256, load
 from model_helpers import one_thread  # noqa: F401
 
@@ -27,12 +29,17 @@ def model_copy(tmp_path_factory):
     return d
 
 
+@pytest.fixture(scope="module", params=["torch", "onnx"])
+def loaded(request, model_copy):
+    return load_stepper(model_copy, request.param)
+
+
 @pytest.fixture(scope="module")
-def cert(model_copy):
-    return certify(model_copy, batch_sizes=FAST)
+def cert(loaded):
+    return certify(loaded, batch_sizes=FAST)
 
 
-def test_default_model_passes_every_view(cert):
+def test_default_model_passes_every_view_under_the_rule(loaded, cert):
     assert cert["_type"] == STATEMENT_TYPE
     p = cert["predicate"]
     assert p["result"]["passed"] and p["result"]["failed_views"] == 0
@@ -41,50 +48,78 @@ def test_default_model_passes_every_view(cert):
     assert all(r["pass"] and r["got"] == r["expected"] for r in p["per_view"])
     assert p["result"]["min_margin"] == pytest.approx(min(r["margin"] for r in p["per_view"]), abs=1e-4)
     assert p["result"]["min_margin"] >= 4.0                       # the documented target
-    assert p["batch_consistency"]["max_abs_logit_diff"] < 1e-3
+    assert 0 <= p["drift"]["max_abs_logit_diff"] < 1e-3
+    assert p["margin_rule"]["holds"] and p["margin_rule"]["required"] >= policy.MARGIN_FLOOR
+    assert p["environment"]["backend"] == loaded.backend and p["environment"]["device"]["name"]
     names = {s["name"] for s in cert["subject"]}
-    assert {"base/model.safetensors", "adapter/adapter_model.safetensors", "base/tokenizer.json",
-            "sketchpad_vocab.json", "sketchpad/data/views.jsonl"} <= names
+    assert set(loaded.manifest.files) | {"sketchpad/data/views.jsonl"} == names
+    assert policy.check(cert, policy.expect_from(loaded)).ok
 
 
-def test_committed_certificate_verifies():
-    rep = verify_certificate(DEFAULT_MODEL_DIR / "certificates" / "torch.json")
-    assert rep.ok, rep.problems
-    assert rep.checked_files >= 8
+def test_subjects_are_what_each_loader_loaded(model_copy):
+    torch_files = set(load_stepper(model_copy, "torch").manifest.files)
+    onnx_files = set(load_stepper(model_copy, "onnx").manifest.files)
+    assert {"base/config.json", "base/model.safetensors", "adapter/adapter_config.json",
+            "adapter/adapter_model.safetensors", "sketchpad_vocab.json",
+            "sketchpad/model/torch_stepper.py", "sketchpad/model/gate.py"} <= torch_files
+    assert "base/tokenizer.json" not in torch_files              # never read to make a step
+    assert {"onnx/model.json", "onnx/model.onnx", "sketchpad/model/onnx_stepper.py"} <= onnx_files
+    assert not any(n.startswith(("base/", "adapter/")) for n in onnx_files)
 
 
-def _faulty(view_key, wrong_index):
-    """A torch backend that forces one view's step to a wrong step token."""
-    torch_be = backends.BACKENDS["torch"]
+def test_loaders_read_nothing_outside_their_manifest(model_copy, monkeypatch):
+    """Every file a loader opens from Python under the model directory is in its manifest
+    (safetensors opens its files natively, and those are named by construction)."""
+    import builtins
+    import io
+    from pathlib import Path
+    opened = []
+    real_open = io.open
 
+    def spy(file, *a, **k):
+        opened.append(file)
+        return real_open(file, *a, **k)
+    monkeypatch.setattr(builtins, "open", spy)
+    monkeypatch.setattr(io, "open", spy)
+    root = model_copy.resolve()
+    for backend in ("torch", "onnx"):
+        opened.clear()
+        st = load_stepper(model_copy, backend)
+        under = {Path(f).resolve().relative_to(root).as_posix() for f in opened
+                 if isinstance(f, (str, Path)) and Path(f).resolve().is_relative_to(root)}
+        assert under, backend
+        assert under <= set(st.manifest.files), (backend, under - set(st.manifest.files))
+
+
+def _forced(inner, view_key, wrong_index):
+    """The loaded model, except that one view's logits favour a wrong step."""
     class Forced:
-        def __init__(self, inner):
-            self.inner = inner
+        backend, steps, manifest, gate_value = inner.backend, inner.steps, inner.manifest, inner.gate_value
 
         def logits(self, views):
-            out = np.array(self.inner.logits(views))
+            out = np.array(inner.logits(views))
             for i, v in enumerate(views):
                 if v.key() == view_key:
                     out[i, wrong_index] = out[i].max() + 10.0
             return out
 
-    return backends.Backend("torch-forced", lambda d, g: Forced(torch_be.open(d, g)), torch_be.describe)
+        def environment(self):
+            return inner.environment()
+    return Forced()
 
 
 def test_forced_step_fails_naming_the_view(model_copy):
-    entries = load()
-    victim = entries[500]
-    vt = ViewTokenizer.load(model_copy)
-    wrong = next(i for i, s in enumerate(vt.steps) if s != victim["step"])
-    backends.register(_faulty(victim["view"].key(), wrong))
-    try:
-        res = certify(model_copy, backend="torch-forced", batch_sizes=FAST)["predicate"]["result"]
-    finally:
-        del backends.BACKENDS["torch-forced"]
+    inner = load_stepper(model_copy, "onnx")
+    victim = load()[500]
+    wrong = next(i for i, s in enumerate(inner.steps) if s != victim["step"])
+    stmt = certify(_forced(inner, victim["view"].key(), wrong), batch_sizes=FAST)
+    res = stmt["predicate"]["result"]
     assert not res["passed"]
     assert [f["view"] for f in res["failures"]] == [victim["view"].key()]
-    assert res["failures"][0]["got"] == vt.steps[wrong].key()
+    assert res["failures"][0]["got"] == inner.steps[wrong].key()
     assert res["failures"][0]["witness"] == victim["witness"]
+    verdict = policy.check(stmt, policy.expect_from(inner))
+    assert verdict.codes() == ["failed-views"] and victim["view"].key() in verdict.summary()
 
 
 def test_perturbed_adapter_fails_then_restored_passes(model_copy, capsys):
@@ -95,7 +130,7 @@ def test_perturbed_adapter_fails_then_restored_passes(model_copy, capsys):
     weights[key] = weights[key].flip(0).contiguous()                 # scramble the step directions
     save_file(weights, path)
     try:
-        code = main(["certify", "--model", str(model_copy), "--batch-sizes", "1436,97",
+        code = main(["certify", "--model", str(model_copy), "--backend", "torch", "--batch-sizes", "1436,97",
                      "--out", str(model_copy / "bad.json")])
         out = capsys.readouterr().out
         assert code == 1
@@ -105,14 +140,16 @@ def test_perturbed_adapter_fails_then_restored_passes(model_copy, capsys):
         assert f"FAIL  {first}" in out                                # the failing view is named
     finally:
         path.write_bytes(original)
-    code = main(["certify", "--model", str(model_copy), "--batch-sizes", "1436,97",
+    code = main(["certify", "--model", str(model_copy), "--backend", "torch", "--batch-sizes", "1436,97",
                  "--out", str(model_copy / "good.json")])
     assert code == 0
 
 
 def test_verify_catches_a_tampered_weight_file(model_copy, capsys):
-    cert = model_copy / "certificates" / "torch.json"
-    assert main(["certify", "--verify", str(cert)]) == 0
+    cert = model_copy / "fresh-torch.json"
+    assert main(["certify", "--model", str(model_copy), "--backend", "torch", "--batch-sizes", "1436,97",
+                 "--out", str(cert)]) == 0
+    assert main(["certify", "--verify", str(cert), "--model", str(model_copy)]) == 0
     path = model_copy / "base" / "model.safetensors"
     original = path.read_bytes()
     tampered = bytearray(original)
@@ -120,20 +157,25 @@ def test_verify_catches_a_tampered_weight_file(model_copy, capsys):
     path.write_bytes(bytes(tampered))
     try:
         capsys.readouterr()
-        assert main(["certify", "--verify", str(cert)]) == 1
+        assert main(["certify", "--verify", str(cert), "--model", str(model_copy)]) == 1
         out = capsys.readouterr().out
-        assert "base/model.safetensors" in out and "FAILED" in out
+        assert "base/model.safetensors" in out and "FAILED" in out and "[subject-digest]" in out
     finally:
         path.write_bytes(original)
-    assert main(["certify", "--verify", str(cert)]) == 0
+    assert main(["certify", "--verify", str(cert), "--model", str(model_copy), "--rerun"]) == 0
 
 
-def test_verify_rejects_a_non_certificate(tmp_path):
+def test_verify_rejects_a_non_certificate(tmp_path, capsys):
     p = tmp_path / "x.json"
     p.write_text(json.dumps({"_type": "something else"}))
-    assert not verify_certificate(p).ok
+    assert main(["certify", "--verify", str(p)]) == 1
+    assert "[format]" in capsys.readouterr().out
     assert main(["certify", "--verify", str(tmp_path / "missing.json")]) == 2
+    p.write_text('{"_type": NaN}')
+    assert main(["certify", "--verify", str(p)]) == 2
 
 
 def test_unknown_backend_is_a_user_error(model_copy):
-    assert main(["certify", "--model", str(model_copy), "--backend", "abacus"]) == 2
+    with pytest.raises(SystemExit) as e:
+        main(["certify", "--model", str(model_copy), "--backend", "abacus"])
+    assert e.value.code == 2

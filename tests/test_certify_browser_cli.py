@@ -16,9 +16,9 @@ def test_cli_browser_certificate_passes_and_verifies(tmp_path, capsys):
     assert main(["certify", "--backend", "browser", "--out", str(out)]) == 0
     pred = json.loads(out.read_text())["predicate"]
     assert pred["result"]["passed"] and pred["result"]["views"] == 1436
-    assert pred["backend"]["device"]["kind"] == "browser"
-    assert pred["backend"]["device"]["user_agent"]
+    assert pred["backend"]["name"] == "browser" and pred["environment"]["library"]["browser"]
     assert main(["certify", "--verify", str(out)]) == 0
+    assert "environment not compared" in capsys.readouterr().out
 
 
 def test_browser_backend_refuses_other_gates(capsys):

@@ -7,7 +7,7 @@ import sys
 from PIL import Image
 
 from sketchpad.cli import main
-from sketchpad.numbers import to_digits, to_int
+from sketchpad.digits import to_digits, to_int
 
 
 def test_solve_json(capsys):

@@ -61,7 +61,7 @@ def test_parity_on_every_view(exported):
 
 
 def test_gate_is_a_graph_input_and_gate0_is_the_base_exactly(exported):
-    from export.parity import ort_session, run_onnx
+    from sketchpad.export.parity import ort_session, run_onnx
     _, out = exported
     sess = ort_session(out / "model.onnx")
     assert [i.name for i in sess.get_inputs()] == ["input_ids", "gate"]
@@ -75,7 +75,7 @@ def test_gate_is_a_graph_input_and_gate0_is_the_base_exactly(exported):
 
 
 def test_onnx_stepper_matches_torch(exported):
-    from export.source import load
+    from sketchpad.export.source import load
     from sketchpad.model.onnx_stepper import OnnxStepper
     model_dir, _ = exported
     vs = view_list()
@@ -99,7 +99,7 @@ def test_onnx_stepper_batches_of_any_size(exported):
 
 
 def test_token_table_equals_the_tokenizer(exported):
-    from export.encoding import apply
+    from sketchpad.export.encoding import apply
     from sketchpad.model.tokenizer import ViewTokenizer
     model_dir, out = exported
     table = json.loads((out / "model.json").read_text())["encoding"]
@@ -129,17 +129,20 @@ def shipped_copy(tmp_path_factory):
 
 
 def test_shipped_onnx_export_is_certified(shipped_copy):
-    from certify import certify, verify_certificate
-    from certify.statement import sha256_file
-    rep = verify_certificate(shipped_copy / "certificates" / "onnx.json")
-    assert rep.ok, rep.problems
-    stmt = certify(shipped_copy, backend="onnx", batch_sizes=FAST)
+    from sketchpad.certify import policy
+    from sketchpad.certify.run import certify
+    from sketchpad.model.manifest import sha256_file
+    from sketchpad.model.onnx_stepper import OnnxStepper
+    st = OnnxStepper(shipped_copy)
+    stmt = certify(st, batch_sizes=FAST)
+    assert policy.check(stmt, policy.expect_from(st)).ok
     p = stmt["predicate"]
     assert p["result"]["passed"] and p["result"]["passed_views"] == len(V.load())
-    assert p["backend"]["name"] == "onnx" and p["backend"]["device"]["execution_provider"] == "CPUExecutionProvider"
+    assert p["backend"]["name"] == "onnx" and p["environment"]["execution_provider"] == "CPUExecutionProvider"
+    assert [r["label"] for r in p["runs"]] == ["batch 1436", "batch 1", "batch 1436, 1 thread(s)"]
     names = {s["name"]: s["digest"]["sha256"] for s in stmt["subject"]}
     assert names["onnx/model.onnx"] == sha256_file(shipped_copy / "onnx" / "model.onnx")
-    assert "onnx/model.json" in names and "adapter/adapter_model.safetensors" in names
+    assert "onnx/model.json" in names and "sketchpad/model/onnx_stepper.py" in names
     meta = json.loads((shipped_copy / "onnx" / "model.json").read_text())
     assert meta["parity"]["passed"] and meta["views_sha256"] == V.file_sha256()
 
@@ -148,7 +151,11 @@ def test_perturbed_onnx_file_fails_certification(shipped_copy):
     import onnx
     from onnx import numpy_helper
 
-    from certify import certify, verify_certificate
+    from sketchpad.certify import policy
+    from sketchpad.certify.run import certify
+    from sketchpad.model.onnx_stepper import OnnxStepper
+    honest = OnnxStepper(shipped_copy)
+    cert = certify(honest, batch_sizes=(len(V.load()),))
     path = shipped_copy / "onnx" / "model.onnx"
     m = onnx.load(str(path))
     emb = next(i for i in m.graph.initializer if i.name.endswith("embed_tokens.weight"))
@@ -156,24 +163,25 @@ def test_perturbed_onnx_file_fails_certification(shipped_copy):
     noise = np.random.default_rng(0).normal(0, 0.5 * float(w.std()), w.shape).astype(w.dtype)
     emb.CopyFrom(numpy_helper.from_array(w + noise, emb.name))
     onnx.save(m, str(path))
-    # The committed certificate no longer matches the file it names ...
-    rep = verify_certificate(shipped_copy / "certificates" / "onnx.json")
-    assert not rep.ok and any("onnx/model.onnx" in p for p in rep.problems)
+    # The certificate no longer holds for the file the loader now reads ...
+    perturbed = OnnxStepper(shipped_copy)
+    verdict = policy.check(cert, policy.expect_from(perturbed))
+    assert verdict.codes() == ["subject-digest"] and "onnx/model.onnx" in verdict.summary()
     # ... and certifying the perturbed graph afresh finds the views it now gets wrong.
-    p = certify(shipped_copy, backend="onnx", batch_sizes=(len(V.load()),))["predicate"]
+    p = certify(perturbed, batch_sizes=(len(V.load()),))["predicate"]
     assert not p["result"]["passed"] and p["result"]["failed_views"] > 0
     assert all(not f["pass"] for f in p["result"]["failures"])
 
 
-def test_onnx_stepper_matches_the_torch_model_stepper():
-    """The shipped model: OnnxStepper.logits equals ModelStepper.logits up to float32 rounding,
+def test_onnx_stepper_matches_the_torch_stepper():
+    """The shipped model: OnnxStepper.logits equals TorchStepper.logits up to float32 rounding,
     and every view of V (and a solve) gets the same step from both."""
+    from sketchpad.model import DEFAULT_MODEL_DIR
     from sketchpad.model.onnx_stepper import OnnxStepper
-    from sketchpad.model.stepper import ModelStepper
+    from sketchpad.model.torch_stepper import load as load_torch
     from sketchpad.solve import solve
     vs = view_list()
-    from sketchpad.model import DEFAULT_MODEL_DIR
-    onnx_st, torch_st = OnnxStepper(DEFAULT_MODEL_DIR), ModelStepper.from_dir(DEFAULT_MODEL_DIR)
+    onnx_st, torch_st = OnnxStepper(DEFAULT_MODEL_DIR), load_torch(DEFAULT_MODEL_DIR)
     a, b = onnx_st.logits(vs), torch_st.logits(vs)
     assert a.shape == b.shape == (len(vs), len(onnx_st.steps))
     assert onnx_st.steps == list(torch_st.vocab.steps)

@@ -8,11 +8,12 @@ import pytest
 
 import torch
 
-from certify import certify, verify_certificate
-from certify.run import write
+from sketchpad.certify import policy
+from sketchpad.certify.run import certify
 from sketchpad.cli import main
 from sketchpad.model.adapter import load_adapted
 from sketchpad.model.backbone import load_base, save_base
+from sketchpad.model.loading import load_stepper
 from sketchpad.model.train import train_adapter, write_meta
 from model_helpers import TEXT, one_thread, tiny_random_base  # noqa: F401
 
@@ -37,12 +38,12 @@ def test_save_load_lora_train_certify(tmp_path):
     model, vt, gate = load_adapted(out)                               # peft from_pretrained
     assert gate.layers > 0 and len(vt.steps) == 170
 
-    stmt = certify(out, batch_sizes=(1436, 500))
+    st = load_stepper(out, "torch")
+    stmt = certify(st, batch_sizes=(1436, 500))
     res = stmt["predicate"]["result"]
     assert res["views"] == 1436 and not res["passed"] and res["failed_views"] > 0
-    cert = write(stmt, out / "certificates" / "torch.json")
-    rep = verify_certificate(cert)
-    assert not rep.ok and any("failing views" in p for p in rep.problems)
+    verdict = policy.check(stmt, policy.expect_from(st))
+    assert not verdict.ok and "failed-views" in verdict.codes()
 
 
 def test_cli_train_on_a_given_base(tmp_path, capsys):

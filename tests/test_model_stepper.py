@@ -1,5 +1,5 @@
 """End to end with the shipped model: every procedure, long operands, equal to Python's ints.
-And the refusal: no passing certificate for the backend in use, no model stepper."""
+And the refusal: a model that does not pass certification on this device does not run."""
 import json
 import random
 import shutil
@@ -9,9 +9,11 @@ import pytest
 
 from sketchpad import solve
 from sketchpad.cli import main
-from sketchpad.errors import InputError
+from safetensors.torch import load_file, save_file
+
+from sketchpad.certify.certified import Uncertified, load_certified
 from sketchpad.model import DEFAULT_MODEL_DIR
-from sketchpad.model.stepper import ModelStepper, load_default_stepper, load_stepper
+from sketchpad.model.torch_stepper import TorchStepper
 from sketchpad.views import load
 from model_helpers import one_thread  # noqa: F401
 
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 @pytest.fixture(scope="module")
 def stepper():
-    return load_default_stepper()
+    return load_certified(None, "torch")
 
 
 def _floor_div(a, b):
@@ -80,33 +82,33 @@ def test_stepper_runs_the_network_every_time(stepper):
 
 
 @pytest.fixture()
-def uncertified(tmp_path):
+def scrambled(tmp_path):
+    """A copy of the shipped model whose adapter no longer computes the steps."""
     d = tmp_path / "m"
-    shutil.copytree(DEFAULT_MODEL_DIR, d)
-    shutil.rmtree(d / "certificates")
+    shutil.copytree(DEFAULT_MODEL_DIR, d, ignore=shutil.ignore_patterns("onnx", "certificates"))
+    path = d / "adapter" / "adapter_model.safetensors"
+    weights = load_file(path)
+    key = next(k for k in weights if "lm_head" in k and "lora_B" in k)
+    weights[key] = weights[key].flip(0).contiguous()
+    save_file(weights, path)
     return d
 
 
-def test_refuses_uncertified_model(uncertified):
-    with pytest.raises(InputError, match="no certificate for backend 'torch'"):
-        load_stepper(uncertified)
-    assert isinstance(load_stepper(uncertified, allow_uncertified=True), ModelStepper)
+def test_refuses_a_model_that_fails_certification_here(scrambled):
+    with pytest.raises(Uncertified, match=r"does not pass certification on this device .*Failing views: \S+ \S+ gives"):
+        load_certified(scrambled, announce=None)
+    st = load_certified(scrambled, allow_uncertified=True, announce=None)
+    assert isinstance(st, TorchStepper) and st.certificate["source"].startswith("none")
 
 
-def test_refuses_failed_or_mismatched_certificate(uncertified, tmp_path):
-    cert = json.loads((DEFAULT_MODEL_DIR / "certificates" / "torch.json").read_text())
-    (uncertified / "certificates").mkdir()
-    cert["predicate"]["result"]["passed"] = False
-    (uncertified / "certificates" / "torch.json").write_text(json.dumps(cert))
-    with pytest.raises(InputError, match="does not hold"):
-        load_stepper(uncertified)
-    with pytest.raises(InputError, match="gate"):
-        load_stepper(DEFAULT_MODEL_DIR, gate=0.5)
+def test_a_gate_it_was_not_certified_at_is_refused():
+    with pytest.raises(Uncertified, match="gate 0.5"):
+        load_certified(DEFAULT_MODEL_DIR, "torch", gate=0.5, announce=None)
 
 
-def test_cli_refusal_and_override(uncertified, capsys):
-    assert main(["solve", "--model", str(uncertified), "12 + 30"]) == 2
-    assert "no certificate" in capsys.readouterr().err
-    assert main(["solve", "--model", str(uncertified), "--allow-uncertified", "12 + 30"]) == 0
-    assert capsys.readouterr().out.strip() == "42"
-    assert main(["solve", "--model", str(uncertified / "nope"), "1+1"]) == 2
+def test_cli_refusal_and_override(scrambled, capsys):
+    assert main(["solve", "--model", str(scrambled), "12 + 30"]) == 1
+    assert "does not pass certification" in capsys.readouterr().err
+    assert main(["solve", "--model", str(scrambled), "--allow-uncertified", "--stepper", "model", "12 + 30"]) in (0, 3)
+    capsys.readouterr()
+    assert main(["solve", "--model", str(scrambled / "nope"), "1+1"]) == 2

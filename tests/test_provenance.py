@@ -43,17 +43,11 @@ def test_every_computed_cell_comes_from_an_issued_step(expr, parallel):
     assert n > 0
 
 
-def test_cells_are_created_only_by_the_sheet_and_input_operands():
-    """Structural: `Cell(` appears only in sheet.py (write / input rows) and numbers.py (input)."""
-    offenders = []
-    for path in ROOT.rglob("*.py"):
-        if path.name in ("sheet.py", "numbers.py"):
-            continue
-        if re.search(r"\bCell\(", path.read_text()):
-            offenders.append(path.name)
+def test_cells_are_created_only_by_the_sheet():
+    """Structural: `Cell(` appears only in sheet.py, and there only in Sheet.write and the
+    input cells of a problem's own numbers."""
+    offenders = [p.name for p in ROOT.rglob("*.py") if p.name != "sheet.py" and re.search(r"\bCell\(", p.read_text())]
     assert offenders == []
-
-
-def test_numbers_cells_are_input_only():
-    text = (ROOT / "numbers.py").read_text()
-    assert all("INPUT" in line for line in text.splitlines() if "Cell(" in line)
+    text = (ROOT / "sheet.py").read_text()
+    made = [line.strip() for line in text.splitlines() if re.search(r"\bCell\(", line) and "class Cell" not in line]
+    assert made and all("INPUT" in line or "Cell(getattr(step, fld), step, fld)" in line for line in made), made

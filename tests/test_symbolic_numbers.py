@@ -8,7 +8,7 @@ import pytest
 
 from sketchpad.errors import InputError
 from sketchpad.reference import ReferenceStepper
-from sketchpad.symbolic import Context, Poly, Q, default_stepper, expand, factor, solve
+from sketchpad.symbolic import Context, Poly, Q, expand, factor, solve
 
 
 @pytest.fixture
@@ -134,16 +134,15 @@ def test_results_depend_on_the_procedures(monkeypatch):
     assert calls
 
 
-def test_default_stepper_checked_at_call_time(monkeypatch):
-    monkeypatch.setitem(sys.modules, "sketchpad.model.stepper", None)   # import now fails
-    assert default_stepper() == "reference"
-    assert expand("x + 1").stepper == "reference"
-    with pytest.raises(InputError, match="not installed"):
-        expand("x + 1", "model")
+def test_the_default_stepper_is_the_certified_model():
+    """One default everywhere (sketchpad.steppers.get): the symbolic runtime's is the model."""
+    from sketchpad.steppers import get
+    r = expand("(x + 12)(x - 3)")
+    assert r.stepper == "model" and r.forward_passes > 0 and str(r) == "x^2 + 9*x - 36"
+    assert get() is get("model")                         # loaded and certified once per process
 
 
 def test_model_stepper_end_to_end():
-    pytest.importorskip("sketchpad.model.stepper", reason="the model stepper is not in this checkout yet")
     r = solve("x^2 - 5x + 6", "model")                  # the shipped, certified model
     assert r.stepper == "model" and r.forward_passes > 0
     assert sorted(str(x) for x in r.roots) == ["2", "3"]

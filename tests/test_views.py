@@ -40,7 +40,7 @@ def test_every_witness_presents_its_view():
     for d in V:
         by_witness.setdefault(d["witness"], []).append(d["view"])
     for expr, vs in by_witness.items():
-        presented = solve(expr, parallel=False).views
+        presented = solve(expr, "reference", parallel=False).views
         missing = [v for v in vs if v not in presented]
         assert not missing, (expr, missing)
 
@@ -65,7 +65,7 @@ def test_random_long_runs_present_only_views_in_V(parallel, a, b, c, d):
     if d:
         exprs.append(f"{a} // {d}")
     for e in exprs:
-        outside = solve(e, parallel=parallel).views - VSET
+        outside = solve(e, "reference", parallel=parallel).views - VSET
         assert not outside, (e, outside)
 
 

@@ -22,18 +22,18 @@
 //   #cert-failures   failing views, if any; #cert-download the certificate JSON
 //   #cert-provider   the execution provider the suite runs on; #cert-upload server record
 //   #debug-banner    shown when a debugging stepper replaces the model
-// State for tests: <body data-state="loading|ready|solving|done|error|failed"> and
-// data-certified="yes|no|unknown".
+// State for tests: <body data-state="loading|ready|certifying|solving|done|error|failed">,
+// data-certified="yes|no|unknown" and data-cert-state="running|passed|failed|error".
 //
 // URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json, ?allow-uncertified=1,
 // ?speed=0..6, ?expr=..., and for debugging only ?stepper=reference (the reference table from
 // /api/views instead of the model, with a visible banner).
 
-import { checkCertificate, describeStatus, setupCertification } from './cert-panel.js';
-import { loadModel, loadViewSet } from './model.js';
-import { solve } from './runtime.js';
+import { checkCertificate, describeStatus, runSuite, setupCertification } from './cert-panel.js';
+import { loadModel, loadViewSet } from './onnx_stepper.js';
+import { solve } from './solve.js';
 import { SheetView } from './sheet-view.js';
-import { tableStepper } from './table-stepper.js';
+import { tableStepper } from './reference.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -106,10 +106,13 @@ async function loadStepper() {
   await refreshCertStatus();
 }
 
+async function viewRows() {
+  state.viewSet ||= await loadViewSet();
+  return state.viewSet.views;
+}
+
 async function refreshCertStatus() {
-  // The certificate must be for the view set this server publishes (its sha256), not an older one.
-  state.viewSet ||= await loadViewSet().catch(() => null);
-  state.certified = await checkCertificate(state.model, state.viewSet?.sha256 ?? null);
+  state.certified = await checkCertificate(state.model, await viewRows()).catch((e) => ({ ok: false, reason: e.message }));
   const { text, cls } = describeStatus(state.certified, state.model);
   $('cert-status').textContent = text;
   $('cert-status').className = `status ${cls}`;
@@ -125,10 +128,21 @@ async function onSolve(ev) {
   showError('');
   $('answer').textContent = '';
   if (!state.certified?.ok && !$('allow-uncertified').checked) {
-    showError(`This model has no passing certificate on this device with the ${state.model?.provider} provider. `
-      + 'Run the certification suite below, or tick "solve without a passing certificate".');
-    setState('error');
-    return;
+    // A device without a certificate of its own certifies itself before its first solve.
+    setState('certifying');
+    $('view-line').textContent = `Certifying this model on this device first (${state.viewSet?.count ?? ''} views)…`;
+    const status = await runSuite({ model: state.model, rows: await viewRows(), force: false, after: refreshCertStatus });
+    if (!status.ok) {
+      const fails = status.cert?.predicate.result.failures || [];
+      showError(`This model does not pass certification on this device with the ${state.model?.provider} provider`
+        + (fails.length ? `: ${fails.length} views fail, e.g. [${fails.slice(0, 3).map((f) => f.view).join('], [')}]` : '')
+        + (status.verdict?.reasons.length ? ` (${status.verdict.reasons.map(([, m]) => m)[0]})` : '')
+        + (status.error ? ` (${status.error.message})` : '')
+        + '. Tick "solve without a passing certificate" to run it anyway.');
+      setState('error');
+      return;
+    }
+    $('view-line').textContent = '';
   }
   state.solving = true;
   state.skip = false;
@@ -206,11 +220,7 @@ function init() {
   $('speed').addEventListener('input', speedLabel);
   $('skip').addEventListener('click', () => { state.skip = true; $('skip').disabled = true; });
   $('problem-form').addEventListener('submit', onSolve);
-  setupCertification({
-    getModel: () => state.model,
-    getViewSet: async () => (state.viewSet ||= await loadViewSet()),
-    onCertified: refreshCertStatus,
-  });
+  setupCertification({ getModel: () => state.model, getRows: viewRows, onCertified: refreshCertStatus });
   loadStepper().then(() => {
     $('solve').disabled = false;
     $('certify').disabled = !state.model;

@@ -1,82 +1,59 @@
-// The certification panel and the page's certificate status.
+// The certification panel and the page's certificate status (UI only; the rule is
+// certify/policy.js and the decision certify/certified.js).
 //
-// A certificate counts for this page only when it passed every view of the current view set,
-// names this model's ONNX file by its sha256, and ran with the execution provider in use (and,
-// for WebGPU, the same adapter) in a browser like this one.  Certificates come from this
-// browser's earlier runs (localStorage) and from the server's record (GET /api/certificates).
-// Running the suite here stores the new certificate in localStorage and POSTs it to the server.
+// "Certified on this device" comes only from a suite this browser ran, kept in IndexedDB per
+// model digest and environment.  A certificate that another device uploaded to the server is
+// a claim: when the rule holds for it with an environment like this browser's, the page says
+// "reported by a device like yours", and still certifies itself before the first solve.
+
+import { findCertificate, ensureCertified, expectationOf } from './certify/certified.js';
+import { check, viewSetOf } from './certify/policy.js';
+import { certifyInPage } from './certify/run.js';
+import * as cache from './certify/cache.js';
 
 const $ = (id) => document.getElementById(id);
-const storageKey = (model) => `sketchpad.certificate.${model.info.onnxSha256}.${model.provider}`;
+const fmt = (n) => Number(n).toLocaleString('en-US');
 
-/** The fields a status check needs, read from a certificate (an in-toto statement). */
-export function certificateFacts(cert) {
-  const p = cert?.predicate || {};
-  const r = p.result || {};
-  const device = p.backend?.device || {};
-  const views = Number(r.views);
-  const passedViews = typeof r.passed === 'number' ? r.passed : r.passed_views;
-  const failed = Number(r.failed_views ?? r.failed ?? (views - passedViews));
-  return {
-    passed: views > 0 && passedViews === views && failed === 0 && r.passed !== false,
-    views, passedViews,
-    digests: (cert?.subject || []).map((s) => s?.digest?.sha256).filter(Boolean),
-    viewSetSha256: p.view_set?.sha256 ?? null,
-    provider: device.provider ?? device.execution_provider ?? p.backend?.provider ?? null,
-    userAgent: device.user_agent ?? device.userAgent ?? null,
-    adapter: device.adapter ?? null,
-    minMargin: r.min_margin ?? null,
-    minMarginView: r.min_margin_view ?? null,
-    when: p.time?.finished ?? p.time?.started ?? null,
-  };
-}
-
-/** Does this certificate vouch for `model` as loaded in this page? */
-export function certifies(cert, model, viewSetSha256 = null) {
-  const f = certificateFacts(cert);
-  if (!f.passed || !f.digests.includes(model.info.onnxSha256) || f.provider !== model.provider) return false;
-  if (viewSetSha256 && f.viewSetSha256 && f.viewSetSha256 !== viewSetSha256) return false;
-  if (model.provider === 'webgpu' && JSON.stringify(f.adapter) !== JSON.stringify(model.info.adapter)) return false;
-  return true;
-}
-
-/** {ok, source, facts} for the loaded model: a passing certificate here, or why there is none. */
-export async function checkCertificate(model, viewSetSha256 = null) {
-  if (!model) return { ok: false, source: null, reason: 'no model loaded' };
-  let local = null;
-  try {
-    local = JSON.parse(localStorage.getItem(storageKey(model)) || 'null');
-  } catch { local = null; }
-  if (local && certifies(local, model, viewSetSha256)) return { ok: true, source: 'this browser', facts: certificateFacts(local) };
+/** A server record of a certificate the rule accepts for this model with an environment like ours. */
+async function reportedLikeYours(model, rows) {
   try {
     const resp = await fetch('/api/certificates');
-    if (resp.ok) {
-      const { certificates = [] } = await resp.json();
-      const ua = navigator.userAgent;
-      const mine = certificates.find((rec) => rec.passed && certifies(rec.certificate, model, viewSetSha256)
-        && certificateFacts(rec.certificate).userAgent === ua);
-      if (mine) return { ok: true, source: `the server's record #${mine.id}`, facts: certificateFacts(mine.certificate) };
-      const other = certificates.find((rec) => rec.passed && certifies(rec.certificate, model, viewSetSha256));
-      if (other) return { ok: false, source: null, reason: `a passing certificate for ${model.provider} exists from another browser (${certificateFacts(other.certificate).userAgent || 'unknown'}), not from this one` };
-    }
-  } catch { /* no server record: only this browser's own runs count */ }
-  return { ok: false, source: null, reason: local ? 'the certificate stored in this browser did not pass or is for another model' : null };
+    if (!resp.ok) return null;
+    const { certificates = [] } = await resp.json();
+    const viewSet = await viewSetOf(rows);
+    return certificates.find((rec) => check(rec.certificate, expectationOf(model), viewSet).ok) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** {ok, source, cert, verdict, reported} for the loaded model. */
+export async function checkCertificate(model, rows) {
+  if (!model) return { ok: false, source: null, reason: 'no model loaded' };
+  const found = await findCertificate(model, rows);
+  if (found.ok) return found;
+  return { ...found, reported: await reportedLikeYours(model, rows) };
 }
 
 export function describeStatus(status, model) {
   if (!model) return { text: 'No model is loaded.', cls: 'cert-no' };
   if (status.ok) {
-    const f = status.facts;
-    const margin = typeof f.minMargin === 'number' ? `, smallest margin ${f.minMargin.toFixed(3)}` : '';
+    const p = status.cert.predicate;
     return {
-      text: `Certified on this device: this model passed all ${f.views.toLocaleString('en-US')} views with the ${model.provider} `
-        + `provider${margin} (certificate from ${status.source}${f.when ? `, ${f.when}` : ''}). Its answers here are exact at every length.`,
+      text: `Certified on this device: this browser ran the suite (${p.time.finished}) and the model passed all `
+        + `${fmt(p.result.views)} views with the ${model.provider} provider, smallest margin ${p.result.min_margin.toFixed(3)} `
+        + `(the rule needs more than ${p.margin_rule.required.toFixed(3)}). Its answers here are exact at every length.`,
       cls: 'cert-yes',
     };
   }
+  const reported = status.reported
+    ? ` A device like yours reported a passing certificate (server record #${status.reported.id}`
+      + `${status.reported.client ? ` from ${status.reported.client}` : ''}, ${status.reported.received_at}); `
+      + 'that is its claim, not a check made here.'
+    : '';
   return {
-    text: `Not certified on this device: no passing certificate for this model with the ${model.provider} provider`
-      + `${status.reason ? ` (${status.reason})` : ''}. Run the certification suite below before trusting its answers.`,
+    text: `Not yet certified on this device with the ${model.provider} provider.${reported} The page runs the `
+      + 'certification suite before the first solve (or press "Run certification suite").',
     cls: 'cert-no',
   };
 }
@@ -85,8 +62,8 @@ function download(cert) {
   const link = $('cert-download');
   if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
   link.href = URL.createObjectURL(new Blob([JSON.stringify(cert, null, 1)], { type: 'application/json' }));
-  const f = certificateFacts(cert);
-  link.download = `certificate-browser-${f.provider}-${(f.digests[0] || 'model').slice(0, 12)}.json`;
+  const digest = cert.subject.find((s) => s.name === 'onnx/model.onnx')?.digest.sha256 || 'model';
+  link.download = `certificate-browser-${cert.predicate.environment?.execution_provider}-${digest.slice(0, 12)}.json`;
   link.hidden = false;
 }
 
@@ -103,61 +80,74 @@ async function record(cert) {
   }
 }
 
-/** Wire the #certify button: run every view of V through the model and show the result. */
-export function setupCertification({ getModel, getViewSet, onCertified }) {
+/** Show a finished run: N/N, smallest margin, provider, time, failures, download link. */
+function showRun(cert, verdict, model, ms) {
+  const r = cert.predicate.result;
+  $('cert-result').className = 'cert-result';
+  $('cert-result').textContent = `${r.passed_views}/${r.views} views passed · smallest margin `
+    + `${typeof r.min_margin === 'number' ? r.min_margin.toFixed(4) : 'n/a'} at [${r.min_margin_view}] · `
+    + `rule > ${cert.predicate.margin_rule.required.toFixed(3)} · provider ${model.provider} · ${(ms / 1000).toFixed(2)} s`
+    + (verdict.ok ? '' : ` · the rule does not hold: ${verdict.reasons.map(([, m]) => m).slice(0, 2).join('; ')}`);
+  $('cert-result').classList.add(verdict.ok ? 'pass' : 'fail');
+  $('cert-failures').textContent = '';
+  for (const x of r.failures.slice(0, 50)) {
+    const li = document.createElement('li');
+    li.textContent = `view [${x.view}]: expected ${x.expected}, got ${x.got} (witness ${x.witness})`;
+    $('cert-failures').append(li);
+  }
+  download(cert);
+}
+
+/** Run the suite here (the button, or before the first solve).  Returns {ok, cert, verdict}. */
+export async function runSuite({ model, rows, force, after }) {
+  $('certify').disabled = true;
+  $('solve').disabled = true;
+  $('cert-failures').textContent = '';
+  $('cert-download').hidden = true;
+  $('cert-upload').textContent = '';
+  $('cert-result').className = 'cert-result';
+  document.body.dataset.certState = 'running';
+  const onProgress = (done, total) => {
+    $('cert-progress').max = total;
+    $('cert-progress').value = done;
+    $('cert-result').textContent = `Checking views with ${model.provider}: ${fmt(done)}/${fmt(total)}`;
+  };
+  try {
+    const t0 = performance.now();
+    let status;
+    if (force) {
+      const cert = await certifyInPage({ model, views: rows, onProgress });
+      const verdict = check(cert, expectationOf(model), await viewSetOf(rows));
+      if (verdict.ok) await cache.store(model, cert).catch(() => {});
+      status = { ok: verdict.ok, cert, verdict, fresh: true };
+    } else {
+      status = await ensureCertified(model, rows, { onProgress });
+    }
+    if (status.fresh) {
+      showRun(status.cert, status.verdict, model, performance.now() - t0);
+      $('cert-upload').textContent = await record(status.cert);
+    }
+    await after?.(status);
+    // Set last, so that a test waiting for it finds the status line already updated.
+    document.body.dataset.certState = status.ok ? 'passed' : 'failed';
+    return status;
+  } catch (e) {
+    $('cert-result').textContent = `Certification could not run: ${e.message}`;
+    $('cert-result').classList.add('fail');
+    document.body.dataset.certState = 'error';
+    console.error(e);
+    return { ok: false, error: e };
+  } finally {
+    $('certify').disabled = false;
+    $('solve').disabled = false;
+  }
+}
+
+/** Wire the #certify button: run every view of V through the model here and show the result. */
+export function setupCertification({ getModel, getRows, onCertified }) {
   $('certify').addEventListener('click', async () => {
     const model = getModel();
     if (!model) return;
-    $('certify').disabled = true;
-    $('solve').disabled = true;
-    $('cert-failures').textContent = '';
-    $('cert-download').hidden = true;
-    $('cert-upload').textContent = '';
-    $('cert-result').className = 'cert-result';
-    document.body.dataset.certState = 'running';
-    try {
-      const viewSet = await getViewSet();
-      $('cert-progress').max = viewSet.views.length;
-      $('cert-progress').value = 0;
-      $('cert-result').textContent = `Checking ${viewSet.views.length.toLocaleString('en-US')} views with ${model.provider}…`;
-      // Loaded on first use: solving never depends on the certification code.
-      const { certifyInPage } = await import('./certify.js');
-      const t0 = performance.now();
-      const cert = await certifyInPage({
-        model, views: viewSet,
-        onProgress: (done, total) => {     // total counts every view at every batch size
-          $('cert-progress').max = total;
-          $('cert-progress').value = done;
-          $('cert-result').textContent = `Checking views with ${model.provider}: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`;
-        },
-      });
-      const ms = performance.now() - t0;
-      const f = certificateFacts(cert);
-      const failures = cert.predicate?.result?.failures || [];
-      $('cert-result').textContent = `${f.passedViews}/${f.views} views passed · smallest margin `
-        + `${typeof f.minMargin === 'number' ? f.minMargin.toFixed(4) : 'n/a'} at [${[].concat(f.minMarginView ?? []).join(' ')}] · `
-        + `provider ${model.provider} · ${(ms / 1000).toFixed(2)} s`;
-      $('cert-result').classList.add(f.passed ? 'pass' : 'fail');
-      for (const x of failures.slice(0, 50)) {
-        const li = document.createElement('li');
-        li.textContent = `view [${[].concat(x.view).join(' ')}]: expected ${[].concat(x.expected).join(' ')}, got ${[].concat(x.got).join(' ')}`;
-        $('cert-failures').append(li);
-      }
-      download(cert);
-      if (f.passed) localStorage.setItem(storageKey(model), JSON.stringify(cert));
-      else localStorage.removeItem(storageKey(model));
-      $('cert-upload').textContent = await record(cert);
-      await onCertified();
-      // Set last, so that a test waiting for it finds the status line already updated.
-      document.body.dataset.certState = f.passed ? 'passed' : 'failed';
-    } catch (e) {
-      $('cert-result').textContent = `Certification could not run: ${e.message}`;
-      $('cert-result').classList.add('fail');
-      document.body.dataset.certState = 'error';
-      console.error(e);
-    } finally {
-      $('certify').disabled = false;
-      $('solve').disabled = false;
-    }
+    await runSuite({ model, rows: await getRows(), force: true, after: onCertified });
   });
 }

@@ -9,23 +9,13 @@
 // Known difference: a syntax error's column counts characters of the text as typed (Python's
 // counts its internal placeholder names), and the wording of syntax errors is this parser's.
 
+import C from './generated/constants.json' with { type: 'json' };
 import { InputError } from './errors.js';
 
-export const FUNCTIONS = { sqrt: 1, isqrt: 1, gcd: 2 };
-
-export const DEFAULT_LIMITS = Object.freeze({
-  maxDigits: 20000,           // any number: operand, intermediate or result
-  maxQuadraticDigits: 2000,   // operands of *, //, %, sqrt, gcd (work grows as n^2)
-  maxChars: 200000,           // the whole expression
-  maxOperations: 500,
-});
-
-const FORBIDDEN_OPS = {
-  '/': "'/' is not supported: use // for integer division",
-  '**': "'**' (power) is not supported",
-  '@': "'@' is not supported", '<<': "'<<' is not supported", '>>': "'>>' is not supported",
-  '&': "'&' is not supported", '|': "'|' is not supported", '^': "'^' is not supported",
-};
+// The functions, size limits and refusal messages are Python's (generated/constants.json).
+export const FUNCTIONS = C.functions;
+export const DEFAULT_LIMITS = Object.freeze({ ...C.limits });
+const FORBIDDEN_OPS = C.forbidden_operators;
 const NUMBER_TOKEN = '[0-9][0-9A-Za-z_.]*|\\.[0-9][0-9A-Za-z_.]*';     // Python's _TOKEN
 const MAX_NESTING = 200;     // Python's tokenizer refuses deeper brackets
 
@@ -395,45 +385,4 @@ function walkTree(root, text, L) {
     }
   };
   return walk(root);
-}
-
-/** The same tree evaluated with BigInt (tests and checks only; the runtime never uses it). */
-export function evaluateBigInt(tree) {
-  const [kind] = tree;
-  if (kind === 'num') return tree[2] ? -BigInt(tree[1]) : BigInt(tree[1]);
-  if (kind === 'neg') return -evaluateBigInt(tree[1]);
-  if (kind === 'bin') {
-    const a = evaluateBigInt(tree[2]), b = evaluateBigInt(tree[3]);
-    if (tree[1] === '+') return a + b;
-    if (tree[1] === '-') return a - b;
-    if (tree[1] === '*') return a * b;
-    const q = floorDiv(a, b);
-    return tree[1] === '//' ? q : a - q * b;
-  }
-  const args = tree[2].map(evaluateBigInt);
-  return tree[1] === 'sqrt' ? isqrt(args[0]) : gcd(args[0], args[1]);
-}
-
-export function floorDiv(a, b) {
-  if (b === 0n) throw new InputError('division by zero');
-  const q = a / b;                             // BigInt division truncates toward zero
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
-}
-
-export function isqrt(n) {
-  if (n < 0n) throw new InputError('square root of a negative number');
-  if (n < 2n) return n;
-  let x = BigInt(`1${'0'.repeat(Math.ceil(n.toString().length / 2))}`);    // >= sqrt(n)
-  for (;;) {
-    const y = (x + n / x) >> 1n;
-    if (y >= x) return x;
-    x = y;
-  }
-}
-
-export function gcd(a, b) {
-  a = a < 0n ? -a : a;
-  b = b < 0n ? -b : b;
-  while (b) [a, b] = [b, a % b];
-  return a;
 }

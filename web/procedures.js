@@ -5,7 +5,7 @@
 // re-written.  Decisions come from flags that steps emitted; placement uses positions only.
 
 import { InputError, StepperFault } from './errors.js';
-import { ask, expect, parallelMode, scan, together } from './machine.js';
+import { ask, expect, parallelMode, scan, together } from './runtime.js';
 import { Cell, INPUT, Row, Sheet } from './sheet.js';
 import {
   ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS, MUL, NEG, NONZERO_FLAG,

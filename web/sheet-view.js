@@ -5,7 +5,7 @@
 // the size of the visible box, redrawn from the scroll position: a spacer element gives the
 // box its full scroll size, and only the visible cells are drawn.
 
-import { positions, rowIndex } from './runtime.js';
+import { positions, rowIndex } from './solve.js';
 import { BLANK, MINUS } from './symbols.js';
 
 const CW = 15, CH = 22, LABEL_W = 78, PAD = 8;

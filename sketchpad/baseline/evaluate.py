@@ -74,25 +74,18 @@ def sketchpad_predictor(stepper, parallel: bool = True):
 
 
 def load_sketchpad_stepper():
-    """(stepper, None) for the shipped default model, or (None, reason) if it is not available.
-    A default model that exists but has no passing torch certificate is used all the same
-    (the evaluation allows it explicitly, as `--allow-uncertified` would) and said so."""
-    from ..errors import InputError
+    """(stepper, None, status) for the shipped default model, certified on this device the way
+    every command gets it (sketchpad.steppers.get), or (None, reason, None)."""
+    from ..errors import SketchpadError
     from ..model import DEFAULT_MODEL_DIR
     if not (DEFAULT_MODEL_DIR / "meta.json").is_file():
         return None, f"not yet available (no default model at {DEFAULT_MODEL_DIR})", None
-    from ..model.stepper import load_default_stepper, load_stepper
+    from ..steppers import get
     try:
-        return load_default_stepper(), None, "certified (torch certificate verified)"
-    except InputError as e:
-        if "certificate" not in str(e):
-            return None, f"not available: {e}", None
-        try:
-            return load_stepper(None, allow_uncertified=True), None, f"UNCERTIFIED ({e})"
-        except Exception as e2:                    # reported, not hidden
-            return None, f"not available: {type(e2).__name__}: {e2}", None
-    except Exception as e:
-        return None, f"not available: {type(e).__name__}: {e}", None
+        st = get("model")
+    except SketchpadError as e:
+        return None, f"not available: {e}", None
+    return st, None, f"certified ({st.backend}, certificate {st.certificate['source']})"
 
 
 def rows_of(problems, base_acc: dict, sp_acc: dict | None) -> list[dict]:

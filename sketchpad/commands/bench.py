@@ -4,11 +4,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..errors import InputError
+
 
 def register(sub):
     p = sub.add_parser("bench", help="run a pre-registered problem set and check every answer")
     p.add_argument("set", help="mixed-200, sums-products-220, or a path to a JSONL problem file")
-    p.add_argument("--backend", choices=("reference", "torch", "onnx", "browser"), default="torch")
+    p.add_argument("--backend", choices=("onnx", "torch", "browser", "reference"), default="onnx",
+                   help="who solves: the model on ONNX Runtime (default), PyTorch, or in the web page in "
+                        "headless Chromium; or the reference stepper.  A model is certified on this device "
+                        "(in the browser: by the page) before the first problem")
     p.add_argument("--model", metavar="DIR", help="model directory (default: the shipped model)")
     p.add_argument("--sequential", action="store_true", help="one view per forward pass")
     p.add_argument("--limit", type=int, help="only the first N problems")
@@ -22,12 +27,11 @@ def _solver(args):
     from ..solve import solve
     if args.backend == "browser":
         from ..browser_bench import BrowserSolver
-        return BrowserSolver(model=args.model, parallel=not args.sequential)
-    if args.backend == "reference":
-        stepper = "reference"
-    else:
-        from ..model.stepper import load_stepper
-        stepper = load_stepper(args.model, backend=args.backend, allow_uncertified=args.allow_uncertified)
+        return BrowserSolver(model=args.model, parallel=not args.sequential,
+                             allow_uncertified=args.allow_uncertified)
+    from ..steppers import get
+    stepper = get("reference") if args.backend == "reference" else get(
+        "model", model=args.model, backend=args.backend, allow_uncertified=args.allow_uncertified)
 
     def fn(expr):
         return solve(expr, stepper, parallel=not args.sequential).as_dict()
@@ -36,7 +40,9 @@ def _solver(args):
 
 def run(args) -> int:
     from .. import bench
-    problems = bench.load_problems(args.set)[: args.limit]
+    if args.limit is not None and args.limit < 1:
+        raise InputError(f"--limit must be at least 1, got {args.limit}")
+    problems = bench.load_problems(args.set)[: args.limit]      # a bad set name fails before any model loads
     solver = _solver(args)
     try:
         rows = bench.run_set(problems, solver)

@@ -1,25 +1,25 @@
-"""`sketchpad certify`: check a model on every view of V and write its certificate, or
-`sketchpad certify --verify CERT` to re-check one against the files it names."""
+"""`sketchpad certify`: run every view of V through a model on this device and write its
+certificate; `sketchpad certify --verify CERT` checks an existing one against the rule."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ..errors import InputError
 
 
 def register(sub):
-    p = sub.add_parser("certify", help="run every view of V through a model and write a certificate")
-    p.add_argument("--backend", default="torch",
-                   help="how the model runs: torch, onnx (ONNX Runtime), or browser (the web page's suite in headless Chromium)")
+    p = sub.add_parser("certify", help="run every view of V through a model here and write a certificate")
+    p.add_argument("--backend", choices=("onnx", "torch", "browser"), default=None,
+                   help="how the model runs: onnx (ONNX Runtime; the default when the model has an export), "
+                        "torch (PyTorch), or browser (the web page's own suite in headless Chromium)")
     p.add_argument("--model", metavar="DIR", help="model directory (default: the shipped model)")
     p.add_argument("--gate", type=float, default=1.0, help="adapter gate to certify (default 1)")
     p.add_argument("--out", metavar="CERT.json",
-                   help="where to write the certificate (default: DIR/certificates/BACKEND.json, "
-                        "BACKEND-gateG.json for a gate other than 1)")
+                   help="also write the certificate here (it always goes to this device's certificate "
+                        "cache when it holds, where solve, poly, bench and serve look for it)")
     p.add_argument("--batch-sizes", default=None, metavar="N,M",
-                   help="the two batch sizes to run V at (default: all of V at once, and 1)")
-    p.add_argument("--verify", metavar="CERT.json", help="re-check an existing certificate instead")
+                   help="the batch sizes to run V at (default: all of V at once, and 1)")
+    p.add_argument("--verify", metavar="CERT.json", help="check an existing certificate against the rule instead")
     p.add_argument("--rerun", action="store_true", help="with --verify: also run the views again")
     p.set_defaults(func=run)
 
@@ -36,41 +36,81 @@ def _batch_sizes(text):
     return sizes
 
 
-def run(args) -> int:
-    from certify.verify import verify_certificate
-    from ..model.stepper import resolve_model_dir
-    if args.verify:
-        cert = Path(args.verify)
-        if not cert.is_file():
-            raise InputError(f"no certificate at {cert}")
-        rep = verify_certificate(cert, model_dir=args.model, rerun=args.rerun)
-        for p in rep.problems:
-            print(f"FAIL  {p}")
-        print(f"{'OK' if rep.ok else 'FAILED'}: {cert} ({rep.checked_files} files checked"
-              f"{', views re-run' if args.rerun and rep.ok else ''})")
-        return 0 if rep.ok else 1
+def _write(cert: dict, out: Path) -> Path:
+    from .. import strictjson
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(strictjson.dumps(cert, indent=1) + "\n")
+    return out
 
-    from certify.run import certify, write
-    from ..model.stepper import certificate_path
+
+def verify(args) -> int:
+    from ..certify.verify import verify
+    rep = verify(args.verify, model_dir=args.model, backend=args.backend, rerun=args.rerun)
+    for code, message in rep.verdict.reasons:
+        print(f"FAIL  [{code}] {message}")
+    for note in rep.notes:
+        print(f"note  {note}")
+    print(f"{'OK' if rep.ok else 'FAILED'}: {args.verify} holds for the {rep.backend} model "
+          f"({rep.files_checked} files checked against what the loader loads"
+          f"{', views re-run' if args.rerun and rep.ok and rep.backend != 'browser' else ''})"
+          if rep.ok else f"FAILED: {args.verify} does not hold for the {rep.backend} model")
+    return 0 if rep.ok else 1
+
+
+def run(args) -> int:
+    if args.verify:
+        return verify(args)
+    sizes = _batch_sizes(args.batch_sizes)
+    from ..model.loading import resolve_model_dir
     model_dir = resolve_model_dir(args.model)
-    out = Path(args.out) if args.out else certificate_path(model_dir, args.backend, args.gate)
     if args.backend == "browser":
-        # The page's own suite in headless Chromium (web/certify.js): what a user's browser runs.
-        if args.gate != 1.0 or args.batch_sizes:
-            raise InputError("--backend browser certifies the page's model at gate 1 with its own batch sizes")
-        from certify.browser_backend import certify_in_browser
-        stmt = certify_in_browser(model_dir)
-    else:
-        stmt = certify(model_dir, backend=args.backend, gate=args.gate,
-                       batch_sizes=_batch_sizes(args.batch_sizes))
-    write(stmt, out)
-    res = stmt["predicate"]["result"]
-    t = stmt["predicate"]["time"]["seconds_by_batch_size"]
+        return _browser(args, model_dir, sizes)
+    from ..certify import cache, policy
+    from ..certify.run import certify
+    from ..model.loading import load_stepper
+    stepper = load_stepper(model_dir, args.backend, args.gate)
+    cert = certify(stepper, batch_sizes=sizes)
+    verdict = policy.check(cert, policy.expect_from(stepper))
+    where = [str(_write(cert, args.out))] if args.out else []
+    if verdict.ok:
+        where.append(str(cache.store(policy.expect_from(stepper), cert)))
+    return report(cert, verdict, where)
+
+
+def _browser(args, model_dir: Path, sizes) -> int:
+    if args.gate != 1.0 or sizes:
+        raise InputError("--backend browser certifies the page's model at gate 1 with its own batch sizes")
+    from ..certify import policy
+    from ..certify.browser_backend import certify_in_browser
+    from ..model.onnx_stepper import browser_manifest
+    from ..server import Settings
+    from ..server.live import running
+    manifest = browser_manifest(model_dir)            # refuses a model with no export, before Chromium starts
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="sketchpad-cert-") as tmp:
+        with running(Settings(db_path=str(Path(tmp) / "certificates.sqlite"), model_dir=model_dir,
+                              stepper="reference")) as url:
+            cert = certify_in_browser(url)
+    verdict = policy.check(cert, policy.Expectation("browser", manifest.files, 1.0, None))
+    return report(cert, verdict, [str(_write(cert, args.out))] if args.out else [])
+
+
+def report(cert: dict, verdict, where: list) -> int:
+    p = cert["predicate"]
+    res = p["result"]
     for f in res["failures"]:
         print(f"FAIL  {f['view']:<12} expected {f['expected']:<10} got {f['got']:<10} "
               f"margin {f['margin']:+.3f}  witness: {f['witness']}")
-    print(f"{'PASSED' if res['passed'] else 'FAILED'}: {res['passed_views']}/{res['views']} views, "
-          f"min margin {res['min_margin']:.3f} at {res['min_margin_view']}, "
-          f"max logit diff between batch sizes {stmt['predicate']['batch_consistency']['max_abs_logit_diff']:.2e}, "
-          f"seconds by batch size {t}; wrote {out}", file=sys.stdout)
-    return 0 if res["passed"] else 1
+    for code, message in verdict.reasons:
+        if code != "failed-views":
+            print(f"FAIL  [{code}] {message}")
+    rule = p["margin_rule"]
+    margin = f"{res['min_margin']:.3f}" if res["min_margin"] is not None else "n/a"
+    print(f"{'PASSED' if verdict.ok else 'FAILED'}: {res['passed_views']}/{res['views']} views, smallest margin "
+          f"{margin} at {res['min_margin_view']} (rule: > {rule['factor']:g} x drift {rule['drift']:.2e} + "
+          f"{rule['floor']:g} = {rule['required']:.3f}), {p['backend']['name']} on "
+          f"{p['environment'].get('device', {}).get('name') or p['environment'].get('execution_provider')}, "
+          f"seconds by run {p['time']['seconds_by_run']}"
+          + (f"; wrote {', '.join(where)}" if where else ""))
+    return 0 if verdict.ok else 1

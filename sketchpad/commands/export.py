@@ -23,7 +23,7 @@ def run(args) -> int:
     model_dir = Path(args.model) if args.model else DEFAULT_MODEL_DIR
     if not (model_dir / "adapter").is_dir() or not (model_dir / "base").is_dir():
         raise InputError(f"{model_dir} is not a model directory (it needs base/ and adapter/)")
-    from export import export_model
+    from sketchpad.export import export_model
     result = export_model(model_dir, args.out, base=args.base, log=lambda m: print(m, file=sys.stderr))
     rep = result["parity"]
     if args.json:

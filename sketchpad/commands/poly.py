@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
-from . import add_stepper_arguments
+from . import add_stepper_arguments, stepper_from
 
 
 def register(sub):
@@ -27,10 +27,10 @@ def run(args) -> int:
     expr = sys.stdin.read().strip() if args.expr == "-" else args.expr
     if args.max_degree < 1:
         raise InputError("--max-degree must be positive")
-    from .solve import make_stepper                 # the same stepper choice as `sketchpad solve`
-    stepper = "reference" if args.stepper == "reference" else (
-        None if args.stepper is None and not args.model and symbolic.default_stepper() == "reference"
-        else make_stepper(args))
+    # Bad input fails here, before any model is loaded: the reference stepper reads it first.
+    (symbolic.parse_equation if args.action == "solve" else symbolic.parse_poly)(
+        symbolic.Context("reference", max_degree=args.max_degree), expr)
+    stepper = stepper_from(args)                  # the same stepper choice as `sketchpad solve`
     result = getattr(symbolic, args.action)(expr, stepper, max_degree=args.max_degree)
     if args.json:
         print(json.dumps(result.as_dict(audit=args.audit)))

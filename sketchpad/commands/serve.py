@@ -14,7 +14,8 @@ def register(sub):
     p.add_argument("--stepper", choices=("auto", "reference", "model"), default="auto",
                    help="who answers POST /api/solve: the served model when there is one (auto), "
                         "or the reference stepper; the page itself always runs the model in the browser")
-    p.add_argument("--backend", choices=("torch", "onnx"), default="onnx", help="how a model stepper runs")
+    p.add_argument("--backend", choices=("onnx", "torch"), default=None,
+                   help="how the server's model runs (default: onnx, ONNX Runtime, when the model has an export)")
     p.add_argument("--allow-uncertified", action="store_true")
     p.add_argument("--max-digits", type=int, default=None, help="size limit for any number")
     p.set_defaults(func=run)
@@ -33,7 +34,8 @@ def run(args) -> int:
     if args.model:
         from pathlib import Path
         s.model_dir = Path(args.model)
+    s.extra["ready_message"] = f"Sketchpad ready on http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)"
     app = create_app(s)
-    print(f"Sketchpad on http://{args.host}:{args.port}/  (API docs at /docs; Ctrl-C stops)", flush=True)
+    print("Sketchpad: loading and certifying the model ...", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

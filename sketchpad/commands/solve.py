@@ -5,7 +5,7 @@ import json
 import sys
 
 from ..errors import InputError
-from . import add_stepper_arguments
+from . import add_stepper_arguments, stepper_from
 
 
 def register(sub):
@@ -21,35 +21,18 @@ def register(sub):
     p.set_defaults(func=run)
 
 
-def default_stepper_name() -> str:
-    try:
-        from ..model import stepper as _  # noqa: F401
-        return "model"
-    except ImportError:
-        return "reference"
-
-
-def make_stepper(args):
-    name = args.stepper or ("model" if args.model else default_stepper_name())
-    if name == "reference":
-        return "reference"
-    from ..model.stepper import load_stepper
-    return load_stepper(args.model, backend=args.backend, gate=args.gate,
-                        allow_uncertified=args.allow_uncertified)
-
-
 def run(args) -> int:
-    from ..expr import Limits
+    from ..expr import Limits, parse
     from ..solve import solve
-    expr = sys.stdin.read() if args.expr == "-" else args.expr
+    expr = (sys.stdin.read() if args.expr == "-" else args.expr).strip()
     if args.max_digits is not None:
         if args.max_digits < 1:
             raise InputError("--max-digits must be positive")
         limits = Limits(max_digits=args.max_digits)
     else:
         limits = Limits()
-    sol = solve(expr.strip(), make_stepper(args), parallel=not args.sequential, trace=args.trace,
-                limits=limits)
+    parse(expr, limits)                  # bad input fails here, before any model is loaded
+    sol = solve(expr, stepper_from(args), parallel=not args.sequential, trace=args.trace, limits=limits)
     if args.trace:
         for k, batch in enumerate(sol.trace):
             for v, s in batch:

@@ -61,4 +61,5 @@ def run(args) -> int:
     from .certify import run as certify_run
     import argparse
     return certify_run(argparse.Namespace(verify=None, model=str(out), backend="torch", gate=1.0,
-                                          out=None, batch_sizes=None, rerun=False))
+                                          out=str(out / "certificates" / "torch.json"), batch_sizes=None,
+                                          rerun=False))

@@ -7,9 +7,13 @@ A model directory holds
   meta.json    how it was trained (seeds, settings, corpus hash, final margin, times)
   certificates/<backend>.json   in-toto statements written by `sketchpad certify`
 
-Modules: tokenizer (views -> token ids, step vocabulary), backbone (config, load, save, the
-forward call), gate (the multiplicative adapter gate), train (base LM and adapter training),
-stepper (the runtime's batched Stepper, with certificate refusal).
+Modules: loading (model directory + backend -> stepper), torch_stepper and onnx_stepper (the
+runtime's batched Stepper on each backend), manifest (every file a loader read, by sha256),
+environment (where a stepper runs), readout (logits -> step and margin), vocab and tokenizer
+(views -> token ids, the step vocabulary), backbone (config, load, save, the forward call),
+gate (the multiplicative adapter gate), adapter (peft LoRA), train and corpus (training).
+Nothing here decides whether a model may run: that is the certificate rule, in
+sketchpad.certify, one layer up.
 """
 from pathlib import Path
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import torch
 
-from .backbone import load_base
 from .gate import AdapterGate
 from .tokenizer import ViewTokenizer
 
@@ -33,11 +32,25 @@ def new_adapter(base, rank: int = 8, alpha: float = 16.0, targets=DEFAULT_TARGET
     return get_peft_model(base, cfg)
 
 
-def load_adapted(model_dir: Path, gate: float = 1.0):
-    """(peft model in eval mode, ViewTokenizer, AdapterGate) from a model directory."""
+ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
+
+
+def load_adapted(model_dir: Path, gate: float = 1.0, manifest=None):
+    """(peft model in eval mode, ViewTokenizer, AdapterGate) from a model directory.  Every file
+    is recorded in `manifest` (sketchpad.model.manifest) before it is loaded."""
     from peft import PeftModel
+
+    from .backbone import checkpoint_files, load_base_model
+    from .manifest import Manifest
+    from .vocab import VOCAB_FILE, StepVocab
     model_dir = Path(model_dir)
-    base, _ = load_base(model_dir / BASE_DIR)
+    m = manifest if manifest is not None else Manifest(model_dir)
+    for name in checkpoint_files(model_dir / BASE_DIR):
+        m.path(f"{BASE_DIR}/{name}")
+    for name in ADAPTER_FILES:
+        m.path(f"{ADAPTER_DIR}/{name}")
+    vocab = StepVocab.parse(m.read_bytes(VOCAB_FILE))
+    base = load_base_model(model_dir / BASE_DIR)
     model = PeftModel.from_pretrained(base, model_dir / ADAPTER_DIR, is_trainable=False).eval()
     g = AdapterGate(gate).attach(model)
-    return model, ViewTokenizer.load(model_dir), g
+    return model, ViewTokenizer.from_vocab(vocab), g

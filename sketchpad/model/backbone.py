@@ -56,17 +56,40 @@ def quiet() -> None:
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*")
 
 
-def load_base(directory: Path):
-    """(model, tokenizer) from a local HF checkpoint directory, float32, eval mode."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    quiet()
+def checkpoint_files(directory: Path) -> list[str]:
+    """The files `load_base_model` reads from a checkpoint directory (what from_pretrained opens
+    for the model: its config, generation config and safetensors weights; never the tokenizer)."""
+    from ..errors import InputError
     directory = Path(directory)
     if not (directory / "config.json").is_file():
-        from ..errors import InputError
         raise InputError(f"{directory} is not a Hugging Face checkpoint directory (no config.json)")
-    model = AutoModelForCausalLM.from_pretrained(directory, dtype=torch.float32)
-    tok = AutoTokenizer.from_pretrained(directory)
-    return model.eval(), tok
+    names = ["config.json"]
+    if (directory / "generation_config.json").is_file():
+        names.append("generation_config.json")
+    if (directory / "model.safetensors").is_file():
+        return names + ["model.safetensors"]
+    index = directory / "model.safetensors.index.json"
+    if index.is_file():
+        import json
+        shards = sorted(set(json.loads(index.read_text())["weight_map"].values()))
+        return names + ["model.safetensors.index.json"] + shards
+    raise InputError(f"{directory} has no safetensors weights (model.safetensors or its index)")
+
+
+def load_base_model(directory: Path):
+    """The base LM alone, float32, eval mode (the files of `checkpoint_files`)."""
+    from transformers import AutoModelForCausalLM
+    quiet()
+    checkpoint_files(directory)
+    model = AutoModelForCausalLM.from_pretrained(Path(directory), dtype=torch.float32, use_safetensors=True)
+    return model.eval()
+
+
+def load_base(directory: Path):
+    """(model, tokenizer) from a local HF checkpoint directory (training and text use)."""
+    from transformers import AutoTokenizer
+    model = load_base_model(directory)
+    return model, AutoTokenizer.from_pretrained(Path(directory))
 
 
 def _config(model):

@@ -1,28 +1,37 @@
-"""The batched stepper on the exported ONNX graph, run by ONNX Runtime (CPU).
+"""The batched stepper on the exported ONNX graph, run by ONNX Runtime (CPU).  No torch.
 
-    stepper = OnnxStepper(model_dir, gate=1.0)
-    steps = stepper(views)          # list[Step], one forward pass per view, one run per batch
-    logits = stepper.logits(views)  # numpy float32 [B, n_steps], same order as model.json's steps
+    stepper = load(model_dir, gate=1.0)   # reads onnx/model.json and onnx/model.onnx
+    steps = stepper(views)                # list[Step], one forward pass per view, one run per batch
+    logits = stepper.logits(views)        # numpy float32 [B, n_steps], model.json's step order
 
-It reads only model_dir/onnx/model.json and model.onnx (what `sketchpad export` writes; a
-directory holding those two files directly works too): the token table and step list in
-model.json are the ones the browser uses, so Python ONNX Runtime and the page encode views
-identically.  The gate is the graph's `gate` input.
+The token table and step list in model.json are the ones the browser uses (web/onnx_stepper.js), so
+Python ONNX Runtime and the page encode views identically.  The gate is the graph's `gate`
+input.  Both files are read once, through the manifest, and the graph is handed to ONNX
+Runtime as bytes: what was hashed is what runs, and a graph that refers to external data
+files cannot pull in anything unnamed.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import InputError, StepperFault
 from ..symbols import Step, View
+from .environment import cpu_device, environment
+from .manifest import Manifest
+from .readout import argmax_steps, steps_and_margins
 
+CODE = ("sketchpad/model/onnx_stepper.py", "sketchpad/model/readout.py")
+BROWSER_CODE = ("sketchpad/web/onnx_stepper.js",)     # this file's port to the page: what runs there
 FIELDS = ("op", "a", "b", "c")
+META = "onnx/model.json"
+PROVIDER = "CPUExecutionProvider"
+THREADS = 2
 
 
 def find_onnx_dir(model_dir) -> Path:
+    """A model directory's onnx/ export, or a directory that is an export itself."""
     d = Path(model_dir)
     for cand in (d / "onnx", d):
         if (cand / "model.json").is_file():
@@ -31,18 +40,19 @@ def find_onnx_dir(model_dir) -> Path:
 
 
 class OnnxStepper:
-    name = "onnx"
+    backend = "onnx"
 
-    def __init__(self, model_dir, gate: float = 1.0, threads: int = 2):
+    def __init__(self, model_dir, gate: float = 1.0, threads: int = THREADS):
+        """model_dir: a model directory with an onnx/ export, or an export directory itself."""
         import onnxruntime as ort
         self.dir = find_onnx_dir(model_dir)
-        self.meta = json.loads((self.dir / "model.json").read_text())
-        self.path = self.dir / self.meta["onnx"]
-        if not self.path.is_file():
-            raise InputError(f"model.json names {self.path}, which does not exist")
+        self.manifest, self.meta, model_bytes = read_export(self.dir, CODE)
+        meta = self.meta
         self.gate = float(gate)
-        self.steps = [Step(*s) for s in self.meta["steps"]]
-        enc = self.meta["encoding"]
+        self.threads = threads
+        self.steps = [Step(*s) for s in meta["steps"]]
+        self.name = "onnx"
+        enc = meta["encoding"]
         self._template = np.asarray(enc["template"], dtype=np.int64)
         # field -> (positions, {symbol: ids at those positions})
         self._fields = [(np.asarray(enc["fields"][f]["positions"], dtype=np.int64),
@@ -52,8 +62,10 @@ class OnnxStepper:
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(self.path), opts, providers=["CPUExecutionProvider"])
+        self.session = ort.InferenceSession(model_bytes, opts, providers=[PROVIDER])
         self._gated = any(i.name == "gate" for i in self.session.get_inputs())
+
+    gate_value = property(lambda self: self.gate)
 
     def encode(self, views: list[View]) -> np.ndarray:
         ids = np.tile(self._template, (len(views), 1))
@@ -74,9 +86,44 @@ class OnnxStepper:
             feeds["gate"] = np.array([self.gate], dtype=np.float32)
         return self.session.run(None, feeds)[0]
 
+    def steps_and_margins(self, views: list[View]):
+        return steps_and_margins(self.logits(views), self.steps)
+
     def __call__(self, views: list[View]) -> list[Step]:
-        if not views:
-            return []
-        best = self.logits(views).argmax(axis=1)
-        steps = self.steps
-        return [steps[k] for k in best]
+        return argmax_steps(self.logits(views), self.steps)
+
+    def with_threads(self, threads: int) -> "OnnxStepper":
+        """The same export on another intra-op thread count (the certifier measures the drift)."""
+        other = OnnxStepper(self.dir, self.gate, threads)
+        if other.manifest.files != self.manifest.files:
+            raise StepperFault(f"the export in {self.dir} changed while it was being certified")
+        return other
+
+    def describe(self) -> dict:
+        src = self.meta.get("source") or {}
+        return {k: src[k] for k in ("model", "adapter") if k in src}
+
+    def environment(self) -> dict:
+        import onnxruntime
+        return environment("onnx", PROVIDER, {"onnxruntime": onnxruntime.__version__}, cpu_device())
+
+
+def read_export(onnx_dir, code) -> tuple[Manifest, dict, bytes]:
+    """(manifest, model.json, graph bytes) of an export, as this loader and the page load it.
+    Files are named by role (onnx/...) whatever the folder is called, as certificates name them."""
+    d = Path(onnx_dir)
+    m = Manifest(d).code(code)
+    meta = m.read_json(META, at="model.json")
+    graph = meta.get("onnx") if isinstance(meta, dict) else None
+    if not isinstance(graph, str) or "/" in graph or graph.startswith("."):
+        raise InputError(f"{d / 'model.json'} names no graph file in this directory")
+    return m, meta, m.read_bytes(f"onnx/{graph}", at=graph)
+
+
+def browser_manifest(model_dir) -> Manifest:
+    """What the page loads for this model (web/onnx_stepper.js fetches model.json and its graph)."""
+    return read_export(find_onnx_dir(model_dir), BROWSER_CODE)[0]
+
+
+def load(model_dir, gate: float = 1.0) -> OnnxStepper:
+    return OnnxStepper(model_dir, gate=gate)

@@ -12,15 +12,13 @@ records the ids, and `ViewTokenizer.check` proves they agree with the HF tokeniz
 """
 from __future__ import annotations
 
-import json
 import string
 from pathlib import Path
 
 import torch
 
 from ..symbols import CELL_SYMBOLS, OPS, Step, View
-
-VOCAB_FILE = "sketchpad_vocab.json"
+from .vocab import VOCAB_FILE, StepVocab
 VIEW_TOKEN = "<view>"
 SPECIAL_TOKENS = ["<pad>", "<bos>", "<eos>", "<unk>"]
 # Ordinary text the base LM reads: printable ASCII plus newline (no tab: docstrings are expanded).
@@ -117,13 +115,13 @@ class ViewTokenizer:
 
     def save(self, model_dir: Path) -> Path:
         path = Path(model_dir) / VOCAB_FILE
-        data = {"format": "sketchpad-vocab/1", "seq_len": self.seq_len,
-                "steps": [list(s) for s in self.steps],
-                "token_ids": self.ids}
-        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        path.write_text(StepVocab(self.ids, self.steps).dumps(self.seq_len))
         return path
 
     @classmethod
+    def from_vocab(cls, vocab: StepVocab) -> "ViewTokenizer":
+        return cls(vocab.ids, vocab.steps)
+
+    @classmethod
     def load(cls, model_dir: Path) -> "ViewTokenizer":
-        data = json.loads((Path(model_dir) / VOCAB_FILE).read_text())
-        return cls({k: int(v) for k, v in data["token_ids"].items()}, [Step(*s) for s in data["steps"]])
+        return cls.from_vocab(StepVocab.parse((Path(model_dir) / VOCAB_FILE).read_bytes()))

@@ -1,6 +1,7 @@
 """The FastAPI application.
 
 Routes (the OpenAPI schema is FastAPI's own, at /openapi.json and /docs):
+  GET  /api/health         {"status": "ready", ...} once the model is loaded and certified (start-up)
   POST /api/solve          {"expr": "..."} -> result and counters; bad input -> 400 {"error": ...}
   GET  /api/views          the view set V with each view's expected step
   GET  /api/model          the served model: file hashes, committed certificates
@@ -13,6 +14,7 @@ Everything is local: the page loads no asset from another origin, so it works of
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,22 +26,22 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from .. import __version__
+from ..web import ROOT as WEB_ROOT
 from ..errors import InputError, StepperFault
 from .static import add_isolation_headers
 from .store import CertificateStore
 
-REPO = Path(__file__).resolve().parents[2]
 MAX_BODY = 8_000_000
 
 
 @dataclass
 class Settings:
     db_path: str = str(Path.home() / ".sketchpad" / "certificates.sqlite")
-    web_dir: Path = REPO / "web"
-    ort_dir: Path = REPO / "node_modules" / "onnxruntime-web" / "dist"
+    web_dir: Path = WEB_ROOT
+    ort_dir: Path = WEB_ROOT / "vendor" / "ort"      # copied from node_modules by `npm ci` (package.json)
     model_dir: Path | None = None          # None: the shipped default model, when present
     stepper: str = "auto"                  # who answers /api/solve: "model", "reference", or "auto"
-    backend: str = "onnx"                  # how a "model" stepper runs (its certificate must pass)
+    backend: str | None = None             # how a "model" stepper runs (None: ONNX Runtime when exported)
     allow_uncertified: bool = False
     max_digits: int | None = None          # None: the CLI's default limits
     extra: dict = field(default_factory=dict)
@@ -69,13 +71,22 @@ def _error(status: int, message: str, **extra) -> JSONResponse:
 def create_app(settings: Settings | None = None) -> FastAPI:
     from . import models
     s = settings or Settings()
-    app = FastAPI(title="Sketchpad", version=__version__,
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        # Load (and if needed certify) before the first request: ready means ready.
+        s.extra["stepper"] = load_stepper()
+        app.state.ready = True
+        if s.extra.get("ready_message"):
+            print(s.extra["ready_message"], flush=True)
+        yield
+
+    app = FastAPI(title="Sketchpad", version=__version__, lifespan=lifespan,
                   description="Long arithmetic by a model that sees three cells at a time, certified on every view.")
     app.state.settings = s
     app.state.store = CertificateStore(s.db_path)
     served = models.ServedModel.find(s.model_dir)
     app.state.model = served
-    stepper_lock = threading.Lock()
+    app.state.ready = False
     add_isolation_headers(app)
 
     @app.middleware("http")
@@ -86,18 +97,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(413, f"request body of {int(size):,} bytes is over the {MAX_BODY:,}-byte limit")
         return await call_next(request)
 
-    def stepper():
-        # Built on first use so that the server starts fast and a reference server needs no model.
+    def load_stepper():
+        """At start-up: the reference stepper, or the served model under a certificate that holds
+        here (certified now if needed, sketchpad.certify.certified).  A model that fails stops
+        the server from starting, with the reason."""
         if s.stepper == "reference" or (s.stepper == "auto" and served is None):
             return "reference"
-        with stepper_lock:
-            if "stepper" not in s.extra:
-                if served is None:
-                    raise InputError("this server has no model to solve with")
-                from ..model.stepper import load_stepper
-                s.extra["stepper"] = _Locked(load_stepper(str(served.model_dir), backend=s.backend, gate=1.0,
-                                                          allow_uncertified=s.allow_uncertified))
-            return s.extra["stepper"]
+        if served is None:
+            raise InputError("this server has no model to solve with")
+        from ..steppers import get
+        return _Locked(get("model", model=served.model_dir, backend=s.backend,
+                           allow_uncertified=s.allow_uncertified))
+
+    def stepper():
+        return s.extra["stepper"]
+
+    @app.get("/api/health")
+    def api_health():
+        """Ready only once the stepper is loaded and certified (clients wait for this)."""
+        if not app.state.ready:
+            return _error(503, "starting: the model is loading", status="starting")
+        st = stepper()
+        inner = getattr(st, "_stepper", st)
+        return {"status": "ready", "version": __version__, "stepper": "reference" if st == "reference" else st.name,
+                "backend": getattr(inner, "backend", None), "certificate": getattr(inner, "certificate", None)}
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):

@@ -12,19 +12,7 @@ import time
 from ..arith import Arithmetic
 from ..errors import InputError
 from ..expr import Limits
-from ..numbers import to_digits
-
-
-def default_stepper() -> str:
-    """The shipped model when its package imports, else the reference stepper.
-
-    Checked at call time, not import time, so installing the model changes the default
-    without reloading this module."""
-    try:
-        import sketchpad.model.stepper  # noqa: F401
-        return "model"
-    except ImportError:
-        return "reference"
+from ..digits import to_digits
 
 
 def _text(v) -> str:
@@ -36,13 +24,11 @@ def _text(v) -> str:
 class Context:
     def __init__(self, stepper=None, limits: Limits | None = None, max_degree: int = 200,
                  max_operations: int = 200_000):
-        if stepper is None:
-            stepper = default_stepper()
-        if stepper == "model" and default_stepper() != "model":
-            raise InputError("the model stepper is not installed (sketchpad.model.stepper does not import); "
-                             "use stepper='reference' (--stepper reference)")
-        self.stepper_name = stepper if isinstance(stepper, str) else getattr(stepper, "name", type(stepper).__name__)
-        self.arith = Arithmetic(stepper=stepper, limits=limits or Limits())
+        from ..steppers import get
+        resolved = get(stepper)              # None: the certified shipped model, as everywhere
+        self.stepper_name = "model" if stepper is None else (
+            stepper if isinstance(stepper, str) else getattr(stepper, "name", type(stepper).__name__))
+        self.arith = Arithmetic(stepper=resolved, limits=limits or Limits())
         self.max_degree = max_degree
         self.max_operations = max_operations
         self.literals: list[tuple[int, str, int]] = []   # (value, why it entered, ops before it)

@@ -51,11 +51,11 @@ class Z:
 
     @property
     def digits(self) -> int:
-        from ..numbers import to_digits
+        from ..digits import to_digits
         return len(to_digits(self._v))
 
     def __str__(self) -> str:
-        from ..numbers import to_digits
+        from ..digits import to_digits
         return ("-" if self._v < 0 else "") + to_digits(self._v)
 
     def __repr__(self) -> str:

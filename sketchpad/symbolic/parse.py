@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InputError
-from ..numbers import to_int
+from ..digits import to_int
 from .poly import Poly
 
 MAX_CHARS = 20_000

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { positions, rowIndex, solve } from '../runtime.js';
+import { positions, rowIndex, solve } from '../solve.js';
 import { referenceStepper } from './replay.mjs';
 
 const stepper = referenceStepper();

@@ -5,8 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evaluateBigInt, floorDiv, gcd, isqrt, parse } from '../expr.js';
-import { solve } from '../runtime.js';
+import { parse } from '../expr.js';
+import { evaluateBigInt, floorDiv, gcd, isqrt } from './bigint.mjs';
+import { solve } from '../solve.js';
 import { referenceStepper } from './replay.mjs';
 
 const stepper = referenceStepper();

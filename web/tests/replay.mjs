@@ -3,10 +3,10 @@
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { solve } from '../runtime.js';
+import { solve } from '../solve.js';
 import { Row } from '../sheet.js';
 import { stepKey, viewKey } from '../symbols.js';
-import { parseViewsJsonl, tableStepper } from '../table-stepper.js';
+import { parseViewsJsonl, tableStepper } from '../reference.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const GOLDEN_DIR = `${HERE}../golden/`;

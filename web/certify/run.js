@@ -1,18 +1,21 @@
-// web/certify.js — the certification suite, run in this page on this device.
+// web/certify/run.js — the certification suite, run in this page on this device.
 //
-//   import { certifyInPage } from './certify.js';
+//   import { certifyInPage } from './certify/run.js';
 //   const cert = await certifyInPage({ model, views, onProgress: (done, total) => ... });
 //   cert.predicate.result   // { passed, views, passed_views, failed_views, failures, min_margin, ... }
 //
-// `model` is what web/model.js's loadModel returns; `views` is GET /api/views's answer (or
-// its .views array): every view of V with the reference step it must produce.  The check is
-// certify/run.py's, in JavaScript: every view runs at two batch sizes (all of V at once, then
-// one view per forward pass, as the runtime's smallest batches do); a view passes when the
-// model's step equals the reference step at both and its top-1 logit is strictly above the
-// top-2 (margin > 0; a tie is a fail).  The result is a certificate (certificate.js) with the
-// Python schema; POST it to /api/certificates to record it on the server.
+// `model` is what web/onnx_stepper.js's loadModel returns; `views` is GET /api/views's answer (or
+// its .views array): every view of V with the reference step it must produce, which must be
+// the shipped V (policy.js's viewSetOf).  The check is sketchpad/certify/run.py's in
+// JavaScript: every view runs at two batch sizes (all of V at once, then one view per forward
+// pass, as the runtime's smallest batches do); a view passes when the model's step equals the
+// reference step at both and its top-1 logit is strictly above the top-2.  The drift (largest
+// logit difference between the runs) goes into the certificate for the margin rule.  Whether
+// the certificate lets the model run is policy.js's decision alone.
 
-import { buildCertificate, isoNow, sha256Text, stepKey, viewKey, viewSetText } from './certificate.js';
+import { manifestDigest, viewSetOf } from './policy.js';
+import { stepKey, viewKey } from '../symbols.js';
+import { buildCertificate, isoNow } from './statement.js';
 
 const yieldToPage = () => new Promise((r) => setTimeout(r, 0));
 
@@ -50,10 +53,7 @@ export async function certifyInPage({ model, views, onProgress, batchSizes } = {
   if (!model || typeof model.logits !== 'function') throw new Error('certifyInPage needs a model from loadModel()');
   const rows = Array.isArray(views) ? views : views?.views;
   if (!rows || rows.length === 0) throw new Error('certifyInPage needs the view set (GET /api/views)');
-  const viewSetSha256 = await sha256Text(viewSetText(rows));
-  if (!Array.isArray(views) && views.sha256 && views.sha256 !== viewSetSha256) {
-    throw new Error(`the view set received does not hash to the server's (${viewSetSha256.slice(0, 12)}… vs ${views.sha256.slice(0, 12)}…)`);
-  }
+  await viewSetOf(rows);                      // throws unless the rows are the shipped V
   const sizes = batchSizes || [rows.length, 1];
   const n = model.steps.length;
   const vs = rows.map((r) => r.view);
@@ -64,16 +64,16 @@ export async function certifyInPage({ model, views, onProgress, batchSizes } = {
   for (let s = 0; s < sizes.length; s++) {
     const t = performance.now();
     runs.push(await runAll(model, vs, sizes[s], (done) => onProgress?.(s * rows.length + done, total)));
-    seconds[String(sizes[s])] = Math.round(performance.now() - t) / 1000;
+    seconds[`batch ${sizes[s]}`] = Math.round(performance.now() - t) / 1000;
   }
   const results = runs.map((data) => argmaxMargins(data, rows.length, n));
 
   let maxDiff = 0;
   let worst = 0;
-  if (runs.length > 1) {
+  for (const other of runs.slice(1)) {
     for (let i = 0; i < rows.length; i++) {
       for (let k = 0; k < n; k++) {
-        const d = Math.abs(runs[0][i * n + k] - runs[1][i * n + k]);
+        const d = Math.abs(runs[0][i * n + k] - other[i * n + k]);
         if (d > maxDiff) { maxDiff = d; worst = i; }
       }
     }
@@ -88,21 +88,21 @@ export async function certifyInPage({ model, views, onProgress, batchSizes } = {
     const margin = Math.min(...results.map((r) => r.margin[i]));
     const ok = gots.every((g) => g === want) && margin > 0;
     const row = { view: viewKey(rows[i].view), expected: want, got: gots[0], margin, pass: ok };
-    if (new Set(gots).size > 1) row.got_by_batch_size = Object.fromEntries(sizes.map((s, j) => [String(s), gots[j]]));
+    if (new Set(gots).size > 1) row.got_by_run = Object.fromEntries(sizes.map((s, j) => [`batch ${s}`, gots[j]]));
     perView.push(row);
     if (!ok) failures.push({ ...row, witness: rows[i].witness ?? null });
     if (margin < minMargin) { minMargin = margin; minAt = i; }
   }
   return buildCertificate({
-    model, viewSetSha256, count: rows.length, batchSizes: sizes,
-    consistency: { max_abs_logit_diff: maxDiff, at_view: viewKey(rows[worst].view) },
+    model, manifestSha256: await manifestDigest(model.manifest),
+    runs: sizes.map((s) => ({ label: `batch ${s}`, batch_size: s, seconds: seconds[`batch ${s}`] })),
+    drift: { max_abs_logit_diff: maxDiff, at_view: viewKey(rows[worst].view) },
     result: {
       passed: failures.length === 0, views: rows.length, passed_views: rows.length - failures.length,
       failed_views: failures.length, failures,
       min_margin: minMargin, min_margin_view: viewKey(rows[minAt].view), min_margin_step: stepKey(rows[minAt].step),
     },
     perView,
-    time: { started, finished: isoNow(), model_load_seconds: Math.round(model.info.loadMs) / 1000,
-            seconds_by_batch_size: seconds },
+    time: { started, finished: isoNow(), seconds_by_run: seconds },
   });
 }

@@ -1,6 +1,6 @@
-// web/model.js — the Sketchpad model in the browser (ONNX Runtime Web).
+// web/onnx_stepper.js — the Sketchpad model in the browser (ONNX Runtime Web).
 //
-//   import { loadModel } from './model.js';
+//   import { loadModel } from './onnx_stepper.js';
 //   const model = await loadModel({ modelUrl: '/model/model.json', provider: 'auto' });
 //   const steps = await model.stepper([['ADD', '1', '2', '_']]);   // -> [['3', '_', 'ADD']]
 //   const { data, dims } = await model.logits(views);             // Float32Array [B * nSteps]
@@ -80,9 +80,30 @@ async function sha256Hex(bytes) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+// This file's own source, hashed: the code that turns a view into a step here is a subject of
+// every certificate the page writes ('sketchpad/web/onnx_stepper.js', as Python names it).
+const CODE_NAME = 'sketchpad/web/onnx_stepper.js';
+async function codeSha256() {
+  const r = await fetch(import.meta.url);
+  if (!r.ok) throw new Error(`cannot read the page's model code ${import.meta.url}: HTTP ${r.status}`);
+  return sha256Hex(new Uint8Array(await r.arrayBuffer()));
+}
+
+/** Where this stepper runs, in the fields the rule compares (sketchpad/model/environment.py). */
+function environmentOf(provider, ortVersion, dtype, gpu) {
+  const adapter = gpu ? { ...gpu.info } : null;       // vendor, architecture, device, description, fallback
+  return {
+    backend: 'browser', execution_provider: provider, dtype,
+    library: { browser: navigator.userAgent, 'onnxruntime-web': ortVersion },
+    device: { platform: navigator.userAgentData?.platform ?? navigator.platform ?? null,
+      cores: navigator.hardwareConcurrency ?? null, adapter },
+  };
+}
+
 export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = defaultThreads() } = {}) {
   const t0 = performance.now();
   const metaFetch = fetch(modelUrl);            // in flight while the runtime loads
+  const codeHash = codeSha256();
   const chosen = await chooseProvider(provider);
   // The WebGPU build also runs the wasm EP; the plain wasm build is smaller, so load only what is used.
   const ort = await import(ORT_BASE + (chosen.provider === 'webgpu' ? 'ort.webgpu.min.mjs' : 'ort.wasm.min.mjs'));
@@ -142,9 +163,12 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
     return out;
   }
 
+  const ortVersion = ort.env.versions?.web || ort.env.versions?.common || 'unknown';
+  // Every file this loader read, by the names certificates use (Python's browser_manifest).
+  const manifest = { 'onnx/model.json': metaSha256, [`onnx/${meta.onnx}`]: onnxSha256, [CODE_NAME]: await codeHash };
   const info = {
     provider: chosen.provider,
-    ortVersion: ort.env.versions?.web || ort.env.versions?.common || 'unknown',
+    ortVersion,
     dtype: meta.dtype || 'float32',
     numThreads: chosen.provider === 'wasm' ? ort.env.wasm.numThreads : undefined,
     crossOriginIsolated: globalThis.crossOriginIsolated === true,
@@ -155,7 +179,8 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
     loadMs: performance.now() - t0,
   };
   return {
-    stepper, logits, provider: chosen.provider, info, steps, meta,
+    stepper, logits, provider: chosen.provider, info, steps, meta, manifest,
+    environment: environmentOf(chosen.provider, ortVersion, info.dtype, chosen.gpu),
     get forwardPasses() { return forwardPasses; },
     release: () => session.release(),
   };
