@@ -212,7 +212,7 @@ def test_valid_certificate_is_recorded_once_and_persists(served):
     listed = c.get("/api/certificates").json()["certificates"]
     assert [x["id"] for x in listed].count(body["id"]) == 1
     from sketchpad.server.store import CertificateStore
-    assert CertificateStore(db).list()[0]["certificate"] == cert            # on disk, not in memory
+    assert CertificateStore(db).list()["certificates"][0]["certificate"] == cert    # on disk, not in memory
 
 
 @pytest.mark.parametrize("break_it, words", [

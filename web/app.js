@@ -5,8 +5,14 @@
 //   #expr            the problem (the CLI's expression language)
 //   #solve           solve button (disabled until a stepper is ready and while solving)
 //   #answer          the answer, a decimal string, once solved (empty otherwise)
-//   #error           a clear message for bad input or a failed solve (hidden when none)
-//   #sheet           the worksheet drawing (a canvas), view cells highlighted as they are read
+//   #answer-digits   how many digits it has; #copy copies exactly the answer (sign and digits);
+//                    #download-png the whole sheet as a PNG; #copy-status what they did
+//   #error           a clear message for bad input or a failed solve (hidden when none); a new
+//                    problem or a passing certification clears it
+//   #sheet           the worksheet drawing (a canvas), view cells highlighted as they are read;
+//                    cleared when a new problem starts (data-lines="0" when nothing is drawn)
+//   #on-server       solve on the server (POST /api/solve/stream, progress as server-sent events)
+//                    instead of in this page; the default is this page
 //   #view-line       the last view read and the step the model emitted, as text
 //   #counters        forward passes #c-passes, batches #c-batches, distinct views #c-views,
 //                    model time #c-model-ms, wall time #c-time
@@ -23,14 +29,17 @@
 //   #cert-provider   the execution provider the suite runs on; #cert-upload server record
 //   #debug-banner    shown when a debugging stepper replaces the model
 // State for tests: <body data-state="loading|ready|certifying|solving|done|error|failed">,
-// data-certified="yes|no|unknown" and data-cert-state="running|passed|failed|error".
+// data-certified="yes|no|unknown" and data-cert-state="running|passed|failed|error";
+// data-solved-on="page|server" and, for a server solve, data-progress-events (how many came).
 //
 // URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json, ?allow-uncertified=1,
-// ?speed=0..6, ?expr=..., and for debugging only ?stepper=reference (the reference table from
+// ?speed=0..6, ?expr=..., ?server=1 (solve on the server), and for debugging only ?stepper=reference (the reference table from
 // /api/views instead of the model, with a visible banner).
 
 import { checkCertificate, describeStatus, runSuite, setupCertification } from './cert-panel.js';
+import { parse } from './expr.js';
 import { loadModel, loadViewSet } from './onnx_stepper.js';
+import { serverInfo, solveOnServer } from './server-solve.js';
 import { solve } from './solve.js';
 import { SheetView } from './sheet-view.js';
 import { tableStepper } from './reference.js';
@@ -57,6 +66,62 @@ function setState(s) { document.body.dataset.state = s; }
 function showError(message) {
   $('error').textContent = message;
   $('error').hidden = !message;
+}
+
+// ---------------------------------------------------------------- the answer and its tools
+
+/** A new problem: nothing of the previous one (answer, error, sheet) stays on the page. */
+function clearResult() {
+  showError('');
+  $('answer').textContent = '';
+  $('answer-digits').textContent = '';
+  $('copy').disabled = true;
+  $('download-png').disabled = true;
+  $('copy-status').textContent = '';
+  sheetView.clear();
+}
+
+function showAnswer(value, { sheet = true } = {}) {
+  $('answer').textContent = value;
+  const n = value.replace(/^-/, '').length;
+  $('answer-digits').textContent = `${n.toLocaleString('en-US')} digit${n === 1 ? '' : 's'}`;
+  $('copy').disabled = false;
+  $('download-png').disabled = !sheet;
+}
+
+async function copyAnswer() {
+  const text = $('answer').textContent;          // exactly the answer: sign and digits, nothing else
+  if (!text) return;
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // No clipboard permission (or an insecure context): the old way, through a selection.
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    if (!ok) { $('copy-status').textContent = 'Copying was refused by the browser: select the answer instead.'; return; }
+  }
+  const n = text.replace(/^-/, '').length;
+  $('copy-status').textContent = `Copied ${n.toLocaleString('en-US')} digit${n === 1 ? '' : 's'}.`;
+}
+
+async function downloadSheet() {
+  const blob = await sheetView.toBlob();
+  if (!blob) { $('copy-status').textContent = 'There is no sheet to download.'; return; }
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = 'sketchpad-sheet.png';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  $('copy-status').textContent = `Sheet saved as sketchpad-sheet.png (${Math.round(blob.size / 1024).toLocaleString('en-US')} KB).`;
 }
 
 function fmtMs(ms) { return ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`; }
@@ -112,12 +177,16 @@ async function viewRows() {
 }
 
 async function refreshCertStatus() {
-  state.certified = await checkCertificate(state.model, await viewRows()).catch((e) => ({ ok: false, reason: e.message }));
+  state.certified = await viewRows().then((rows) => checkCertificate(state.model, rows))
+    .catch((e) => ({ ok: false, reason: e.message }));
   const { text, cls } = describeStatus(state.certified, state.model);
   $('cert-status').textContent = text;
   $('cert-status').className = `status ${cls}`;
   document.body.dataset.certified = state.certified.ok ? 'yes' : 'no';
   $('allow-label').hidden = state.certified.ok;
+  // A passing certificate answers whatever went wrong before it (e.g. "no passing certificate"):
+  // no old red message stays under the green status.
+  if (state.certified.ok && !state.solving) showError('');
 }
 
 // ---------------------------------------------------------------- solving
@@ -125,13 +194,31 @@ async function refreshCertStatus() {
 async function onSolve(ev) {
   ev.preventDefault();
   if (state.solving || !state.stepper) return;
-  showError('');
-  $('answer').textContent = '';
+  clearResult();
+  $('view-line').textContent = '';
+  document.body.dataset.solvedOn = $('on-server').checked ? 'server' : 'page';
+  try {
+    parse($('expr').value);              // bad input is answered at once, before any certification
+  } catch (e) {
+    if (e.name !== 'InputError') throw e;
+    showError(e.message);
+    setState('error');
+    return;
+  }
+  if ($('on-server').checked) { await solveRemotely($('expr').value); return; }
   if (!state.certified?.ok && !$('allow-uncertified').checked) {
     // A device without a certificate of its own certifies itself before its first solve.
     setState('certifying');
     $('view-line').textContent = `Certifying this model on this device first (${state.viewSet?.count ?? ''} views)…`;
-    const status = await runSuite({ model: state.model, rows: await viewRows(), force: false, after: refreshCertStatus });
+    let rows;
+    try {
+      rows = await viewRows();
+    } catch (e) {
+      showError(`Certification could not start: ${e.message}`);
+      setState('failed');
+      return;
+    }
+    const status = await runSuite({ model: state.model, rows, force: false, after: refreshCertStatus });
     if (!status.ok) {
       const fails = status.cert?.predicate.result.failures || [];
       showError(`This model does not pass certification on this device with the ${state.model?.provider} provider`
@@ -177,7 +264,7 @@ async function onSolve(ev) {
 
   try {
     const r = await solve($('expr').value, state.stepper, { onBatch, parallel: !$('sequential').checked });
-    $('answer').textContent = r.value;
+    showAnswer(r.value);
     setCounters({ forwardPasses: r.forwardPasses, batches: r.batches, views: r.viewsUsed, modelMs: r.stepperMs, ms: performance.now() - t0 });
     sheetView.show(r.sheet);
     sheetView.scrollToEnd();
@@ -201,6 +288,56 @@ async function onSolve(ev) {
   }
 }
 
+// ---------------------------------------------------------------- solving on the server
+
+/** Solve with the server's stepper, showing its progress events; the sheet is not drawn here. */
+async function solveRemotely(expr) {
+  state.solving = true;
+  $('solve').disabled = true;
+  $('certify').disabled = true;
+  setState('solving');
+  setCounters({});
+  const t0 = performance.now();
+  let events = 0;
+  document.body.dataset.progressEvents = '0';
+  let who = 'the server';
+  try {
+    const h = await serverInfo();
+    who = h.stepper === 'reference'
+      ? "the server's reference stepper (the specification itself, not the model)"
+      : `the server's model (${h.backend || h.stepper}${h.certificate?.source ? `, certificate ${h.certificate.source} on the server` : ''})`;
+  } catch { /* the solve request below says what is wrong */ }
+  $('view-line').textContent = `Sent to ${who}…`;
+  const onProgress = (event, p) => {
+    document.body.dataset.progressEvents = String(++events);
+    if (event !== 'progress') return;
+    const b = p.budget;
+    $('view-line').textContent = p.queued
+      ? `waiting for a free slot on the server · ${(p.seconds).toFixed(1)} s of the ${b.seconds} s budget`
+      : `on ${who}: batch ${p.batches.toLocaleString('en-US')} · ${p.forward_passes.toLocaleString('en-US')} forward passes · `
+        + `${p.views_used.toLocaleString('en-US')} distinct views · ${p.seconds.toFixed(1)} s `
+        + `(budget: ${Math.round(100 * Math.max(b.seconds_used, b.forward_passes_used))}% used)`;
+    setCounters({ forwardPasses: p.forward_passes, batches: p.batches, views: p.views_used, modelMs: 0, ms: performance.now() - t0 });
+  };
+  try {
+    const r = await solveOnServer(expr, { parallel: !$('sequential').checked, onProgress });
+    showAnswer(r.result, { sheet: false });
+    setCounters({ forwardPasses: r.forward_passes, batches: r.batches, views: r.views_used, modelMs: r.stepper_seconds * 1000, ms: performance.now() - t0 });
+    $('view-line').textContent = `done on ${who}: ${r.batches.toLocaleString('en-US')} batches, `
+      + `${r.forward_passes.toLocaleString('en-US')} forward passes (the sheet is drawn only when the page solves)`;
+    setState('done');
+  } catch (e) {
+    $('view-line').textContent = '';
+    const retry = e.retryAfter ? ` (try again in ${e.retryAfter} s)` : '';
+    showError(e.name === 'InputError' ? e.message : `Solving on the server failed: ${e.message}${retry}`);
+    setState(e.name === 'InputError' ? 'error' : 'failed');
+  } finally {
+    state.solving = false;
+    $('solve').disabled = false;
+    $('certify').disabled = !state.model;
+  }
+}
+
 // ---------------------------------------------------------------- wiring
 
 function init() {
@@ -208,6 +345,7 @@ function init() {
   if (params.has('expr')) $('expr').value = params.get('expr');
   if (params.has('speed')) $('speed').value = params.get('speed');
   if (params.get('allow-uncertified') === '1') $('allow-uncertified').checked = true;
+  if (params.get('server') === '1') $('on-server').checked = true;
   speedLabel();
   for (const [label, expr] of EXAMPLES) {
     const b = document.createElement('button');
@@ -220,6 +358,8 @@ function init() {
   $('speed').addEventListener('input', speedLabel);
   $('skip').addEventListener('click', () => { state.skip = true; $('skip').disabled = true; });
   $('problem-form').addEventListener('submit', onSolve);
+  $('copy').addEventListener('click', copyAnswer);
+  $('download-png').addEventListener('click', downloadSheet);
   setupCertification({ getModel: () => state.model, getRows: viewRows, onCertified: refreshCertStatus });
   loadStepper().then(() => {
     $('solve').disabled = false;

@@ -4,7 +4,10 @@
 // "Certified on this device" comes only from a suite this browser ran, kept in IndexedDB per
 // model digest and environment.  A certificate that another device uploaded to the server is
 // a claim: when the rule holds for it with an environment like this browser's, the page says
-// "reported by a device like yours", and still certifies itself before the first solve.
+// "reported by a device like yours (record #id from <client>, <time>)", and still certifies
+// itself before the first solve.  The server stores who sent each record (client address,
+// time, the device as the certificate describes it) and re-checks it with the rule on upload,
+// but it cannot see the sender's device: only this browser's own run counts here.
 
 import { findCertificate, ensureCertified, expectationOf } from './certify/certified.js';
 import { check, viewSetOf } from './certify/policy.js';
@@ -17,7 +20,9 @@ const fmt = (n) => Number(n).toLocaleString('en-US');
 /** A server record of a certificate the rule accepts for this model with an environment like ours. */
 async function reportedLikeYours(model, rows) {
   try {
-    const resp = await fetch('/api/certificates');
+    const key = model.manifest?.['onnx/model.onnx'];
+    const query = new URLSearchParams({ backend: 'browser', limit: '20', ...(key ? { model_sha256: key } : {}) });
+    const resp = await fetch(`/api/certificates?${query}`);
     if (!resp.ok) return null;
     const { certificates = [] } = await resp.json();
     const viewSet = await viewSetOf(rows);
@@ -46,10 +51,10 @@ export function describeStatus(status, model) {
       cls: 'cert-yes',
     };
   }
-  const reported = status.reported
-    ? ` A device like yours reported a passing certificate (server record #${status.reported.id}`
-      + `${status.reported.client ? ` from ${status.reported.client}` : ''}, ${status.reported.received_at}); `
-      + 'that is its claim, not a check made here.'
+  const r = status.reported;
+  const reported = r
+    ? ` A passing certificate was reported by a device like yours (record #${r.id} from ${r.client || 'an unknown client'}, `
+      + `${r.received_at}): that is its claim, not a check made here.`
     : '';
   return {
     text: `Not yet certified on this device with the ${model.provider} provider.${reported} The page runs the `
@@ -148,6 +153,15 @@ export function setupCertification({ getModel, getRows, onCertified }) {
   $('certify').addEventListener('click', async () => {
     const model = getModel();
     if (!model) return;
-    await runSuite({ model, rows: await getRows(), force: true, after: onCertified });
+    let rows;
+    try {
+      rows = await getRows();
+    } catch (e) {
+      $('cert-result').textContent = `Certification could not start: ${e.message}`;
+      $('cert-result').className = 'cert-result fail';
+      document.body.dataset.certState = 'error';
+      return;
+    }
+    await runSuite({ model, rows, force: true, after: onCertified });
   });
 }

@@ -3,12 +3,15 @@
 //
 // Sheets get long (a 1,000-digit sum, hundreds of division rows), so the drawing is a canvas
 // the size of the visible box, redrawn from the scroll position: a spacer element gives the
-// box its full scroll size, and only the visible cells are drawn.
+// box its full scroll size, and only the visible cells are drawn.  toBlob() draws the whole
+// sheet once more, off screen, for "download sheet as PNG".  #sheet's data-lines attribute
+// says how many lines (titles and rows) are drawn: 0 when the sheet is clear.
 
 import { positions, rowIndex } from './solve.js';
 import { BLANK, MINUS } from './symbols.js';
 
 const CW = 15, CH = 22, LABEL_W = 78, PAD = 8;
+const PNG_MAX_SIDE = 32000, PNG_MAX_AREA = 120e6;      // what browsers' canvases allow, with room
 const FLAG_ROWS = new Set(['carry', 'borrow']);
 
 export class SheetView {
@@ -37,6 +40,9 @@ export class SheetView {
     this.update();
   }
 
+  /** Draw nothing (a new problem, or one that failed before it made a sheet). */
+  clear() { this.show(null); }
+
   /** Re-read the worksheet's shape (rows appear as the work proceeds) and redraw. */
   update() {
     const lines = [];
@@ -52,6 +58,7 @@ export class SheetView {
     this.cols = cols;
     this.spacer.style.width = `${LABEL_W + cols * CW + PAD}px`;
     this.spacer.style.height = `${lines.length * CH + PAD}px`;
+    this.box.dataset.lines = String(lines.length);
     this.draw();
   }
 
@@ -115,6 +122,11 @@ export class SheetView {
     canvas.style.transform = `translate(${sx}px, ${sy}px)`;      // keep the canvas over the visible part
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    this.paint(g, sx, sy, w, h);
+  }
+
+  /** Draw the part of the sheet at scroll position (sx, sy), w x h pixels, into g. */
+  paint(g, sx, sy, w, h) {
     g.fillStyle = '#fffdf7';
     g.fillRect(0, 0, w, h);
     g.textBaseline = 'middle';
@@ -131,7 +143,7 @@ export class SheetView {
         g.fillText(line.sheet.title, 8, y + CH / 2 + 1);
         continue;
       }
-      this.drawRow(g, line, y, sx, colLo, colHi);
+      this.drawRow(g, line, y, sx, colLo, colHi, w);
     }
     // Row labels stay at the left edge while the sheet scrolls sideways.
     g.fillStyle = '#fffdf7';
@@ -151,10 +163,25 @@ export class SheetView {
     }
   }
 
-  drawRow(g, line, y, sx, colLo, colHi) {
+  /** The whole sheet as a PNG Blob (scaled down if it is larger than a canvas may be), or
+   *  null when nothing is drawn. */
+  async toBlob() {
+    if (!this.lines.length) return null;
+    const fullW = LABEL_W + this.cols * CW + PAD, fullH = this.lines.length * CH + PAD;
+    const scale = Math.min(1, PNG_MAX_SIDE / fullW, PNG_MAX_SIDE / fullH, Math.sqrt(PNG_MAX_AREA / (fullW * fullH)));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.floor(fullW * scale));
+    canvas.height = Math.max(1, Math.floor(fullH * scale));
+    const g = canvas.getContext('2d');
+    g.setTransform(scale, 0, 0, scale, 0, 0);
+    this.paint(g, 0, 0, fullW, fullH);
+    return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+  }
+
+  drawRow(g, line, y, sx, colLo, colHi, w) {
     const { row, block, index } = line;
     const flagRow = FLAG_ROWS.has(row.name);
-    const visible = (x) => x - sx > LABEL_W - CW && x - sx < this.box.clientWidth + CW;
+    const visible = (x) => x - sx > LABEL_W - CW && x - sx < w + CW;
     const box = (x, key) => {
       if (this.strong.has(key)) {
         g.fillStyle = '#ffd24d';

@@ -70,17 +70,33 @@ class ServedModel:
                     "url": "/model/model.json", "sha256": self.meta["onnx_sha256"], "bytes": self.meta["onnx_bytes"],
                     "dtype": self.meta["dtype"], "opset": self.meta.get("opset"), "parity": self.meta["parity"]},
                 "certificates": {k: summary(c) for k, c in self.certificates().items()},
-                "recorded_certificates": [dict(summary(r["certificate"]), id=r["id"], received_at=r["received_at"])
-                                          for r in store.list(50) if d and r["model_sha256"] == d.get(KEY_FILE)]}
+                "recorded_certificates": recorded(store, d.get(KEY_FILE)) if d else []}
+
+
+def recorded(store, key: str) -> list[dict]:
+    """Summaries of the uploads recorded for the model `key`: claims, with who sent them."""
+    from .store import StoreUnavailable
+    try:
+        rows = store.list(50, model_sha256=key)["certificates"]
+    except StoreUnavailable:
+        return []
+    return [dict(summary(r["certificate"]), id=r["id"], received_at=r["received_at"], client=r["client"],
+                 device=r["device"]) for r in rows]
+
+
+def _get(d, *path):
+    for k in path:
+        d = d.get(k) if isinstance(d, dict) else None
+    return d
 
 
 def summary(cert: dict) -> dict:
-    p = cert.get("predicate", {}) if isinstance(cert, dict) else {}
-    r = p.get("result", {})
-    return {"backend": p.get("backend", {}).get("name"), "environment": p.get("environment"),
-            "passed": r.get("passed"), "views": r.get("views"), "passed_views": r.get("passed_views"),
-            "min_margin": r.get("min_margin"), "min_margin_view": r.get("min_margin_view"),
-            "gate": p.get("adapter", {}).get("gate"), "finished": p.get("time", {}).get("finished")}
+    """The headline of a certificate (any shape: a stored row may be odd, a summary never fails)."""
+    r = _get(cert, "predicate", "result")
+    return {"backend": _get(cert, "predicate", "backend", "name"), "environment": _get(cert, "predicate", "environment"),
+            "passed": _get(r, "passed"), "views": _get(r, "views"), "passed_views": _get(r, "passed_views"),
+            "min_margin": _get(r, "min_margin"), "min_margin_view": _get(r, "min_margin_view"),
+            "gate": _get(cert, "predicate", "adapter", "gate"), "finished": _get(cert, "predicate", "time", "finished")}
 
 
 def check_uploaded(cert, served: ServedModel | None) -> dict:

@@ -22,10 +22,26 @@ ISOLATION_HEADERS = {
 }
 
 
+class IsolationHeaders:
+    """A plain ASGI middleware (it must not buffer: server-sent events stream through it)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.extra = [(k.lower().encode(), v.encode()) for k, v in ISOLATION_HEADERS.items()]
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", ())}
+                message = {**message, "headers": [*message.get("headers", ()),
+                                                  *((k, v) for k, v in self.extra if k not in have)]}
+            await send(message)
+
+        return await self.app(scope, receive, send_with_headers)
+
+
 def add_isolation_headers(app) -> None:
-    @app.middleware("http")
-    async def _headers(request, call_next):
-        response = await call_next(request)
-        for k, v in ISOLATION_HEADERS.items():
-            response.headers.setdefault(k, v)
-        return response
+    app.add_middleware(IsolationHeaders)

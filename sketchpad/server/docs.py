@@ -1,0 +1,68 @@
+"""/docs without a CDN.
+
+FastAPI's own /docs loads Swagger UI from a CDN, which fails offline.  Here Swagger UI's files
+come from this server (web/vendor/swagger-ui/, copied from the pinned npm package
+swagger-ui-dist by `npm ci`, web/tools/vendor-swagger-ui.mjs).  Without them (no `npm ci`),
+/docs is a plain HTML page written from the OpenAPI schema: every route, its summary, its
+parameters and answers.  Either way the page names no other origin, and the validator badge
+(which would call validator.swagger.io) is off.  ReDoc (another CDN) is not offered.
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
+
+SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui.css")
+
+
+def add_docs(app: FastAPI, swagger_dir: Path) -> None:
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+
+    have_swagger = all((swagger_dir / f).is_file() for f in SWAGGER_FILES)
+    if have_swagger:
+        app.mount("/vendor/swagger-ui", StaticFiles(directory=swagger_dir), name="swagger-ui")
+
+    @app.get("/docs", include_in_schema=False)
+    def _docs():
+        if have_swagger:
+            return get_swagger_ui_html(
+                openapi_url=app.openapi_url, title=f"{app.title} API",
+                swagger_js_url="/vendor/swagger-ui/swagger-ui-bundle.js",
+                swagger_css_url="/vendor/swagger-ui/swagger-ui.css",
+                swagger_favicon_url="/vendor/swagger-ui/favicon-32x32.png",
+                swagger_ui_parameters={"validatorUrl": None, "tryItOutEnabled": False})
+        return HTMLResponse(plain_docs(app.openapi()))
+
+
+def plain_docs(spec: dict) -> str:
+    """The OpenAPI schema as one self-contained HTML page (no script, no other origin)."""
+    e = html.escape
+    info = spec.get("info", {})
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(info.get('title', 'API'))} "
+             "API</title><style>body{font:15px/1.45 system-ui,sans-serif;max-width:960px;margin:20px auto;"
+             "padding:0 16px}code,pre{font:13px ui-monospace,monospace}h2{margin-top:1.6em}"
+             ".m{font-weight:700;text-transform:uppercase;margin-right:.5em}</style></head><body>",
+             f"<h1>{e(info.get('title', 'API'))} {e(str(info.get('version', '')))}</h1>",
+             f"<p>{e(info.get('description', ''))}</p>",
+             "<p>The machine-readable schema: <a href='/openapi.json'>/openapi.json</a>. (Swagger UI is not "
+             "installed here: run <code>npm ci</code> in the repository for the interactive page.)</p>"]
+    for path, ops in sorted(spec.get("paths", {}).items()):
+        for method, op in ops.items():
+            parts.append(f"<h2><span class='m'>{e(method)}</span><code>{e(path)}</code></h2>")
+            if op.get("summary"):
+                parts.append(f"<p><b>{e(op['summary'])}</b></p>")
+            if op.get("description"):
+                parts.append(f"<pre>{e(op['description'])}</pre>")
+            params = op.get("parameters") or []
+            if params:
+                parts.append("<p>Parameters: " + ", ".join(
+                    f"<code>{e(p.get('name', ''))}</code> ({e(p.get('in', ''))})" for p in params) + "</p>")
+            codes = ", ".join(f"{e(str(k))} {e(v.get('description', ''))}" for k, v in op.get("responses", {}).items())
+            if codes:
+                parts.append(f"<p>Answers: {codes}</p>")
+    parts.append("</body></html>")
+    return "".join(parts)

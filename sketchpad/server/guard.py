@@ -1,0 +1,113 @@
+"""What every request body goes through before a route sees it (a plain ASGI middleware).
+
+- Size: at most `max_body` bytes, counted while the body streams in, so a chunked body
+  without Content-Length is held to the same limit as one that declares its length (413).
+- Time: the whole body must arrive within `read_seconds` (408), so a client that trickles a
+  body cannot hold a connection and a buffer for ever.
+- Strict JSON: a JSON body (application/json, */*+json, or no content type) that holds NaN,
+  Infinity, -Infinity or a number that overflows to them is refused with 400 and the project's
+  error shape {"error": ...}.  They are not JSON, Python's json module would read them, and
+  FastAPI's own 422 could not even write them back.  Malformed JSON is left to FastAPI (422).
+
+The body is read once here and replayed to the application; later receive() calls (e.g. a
+route waiting for the client to disconnect) go to the server as usual.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from .. import strictjson
+
+MAX_BODY = 8_000_000
+READ_SECONDS = 60.0
+BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def error_body(message: str, **extra) -> bytes:
+    return strictjson.dumps({"error": message, **extra}).encode()
+
+
+async def send_error(send, status: int, message: str, headers: dict | None = None) -> None:
+    body = error_body(message)
+    hs = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+          (b"connection", b"close")]
+    hs += [(k.lower().encode(), str(v).encode()) for k, v in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": hs})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return True                     # FastAPI reads an untyped body as JSON too
+    main = content_type.split(";")[0].strip().lower()
+    return main == "application/json" or (main.startswith("application/") and main.endswith("+json"))
+
+
+class RequestGuard:
+    def __init__(self, app, max_body: int = MAX_BODY, read_seconds: float = READ_SECONDS):
+        self.app = app
+        self.max_body = max_body
+        self.read_seconds = read_seconds
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
+            return await self.app(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        declared = headers.get("content-length")
+        if declared is not None:
+            if not declared.strip().isdigit():
+                return await send_error(send, 400, f"bad Content-Length header {declared[:40]!r}")
+            if int(declared) > self.max_body:
+                return await send_error(send, 413, f"request body of {int(declared):,} bytes is over the "
+                                                   f"{self.max_body:,}-byte limit")
+        chunks, size = [], 0
+        deadline = time.monotonic() + self.read_seconds
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), max(0.001, deadline - time.monotonic()))
+            except (asyncio.TimeoutError, TimeoutError):
+                return await send_error(send, 408, f"the request body did not arrive within {self.read_seconds:g} s")
+            if message["type"] == "http.disconnect":
+                return                          # nobody to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                return await send_error(send, 413, f"request body of more than {self.max_body:,} bytes is over "
+                                                   f"the {self.max_body:,}-byte limit (counted as it arrived)")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body and _is_json(headers.get("content-type")):
+            # A big body (a certificate) is parsed off the event loop.
+            problem = _non_finite(body) if len(body) < 65536 else await asyncio.to_thread(_non_finite, body)
+            if problem:
+                return await send_error(send, 400, f"invalid JSON in the request body: {problem}")
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return await self.app(scope, replay, send)
+
+
+def _non_finite(body: bytes) -> str | None:
+    """Why the body is JSON only with NaN/Infinity allowed (a message), else None.  Malformed
+    JSON and non-UTF-8 bodies are not this check's business (FastAPI answers them with 422)."""
+    try:
+        strictjson.loads(body)
+        return None
+    except json.JSONDecodeError:
+        return None
+    except RecursionError:
+        return "nested too deeply"
+    except ValueError as e:
+        if isinstance(e, UnicodeDecodeError):
+            return None
+        return str(e)

@@ -1,0 +1,134 @@
+"""Admission and execution of solves: a bounded number at once, a bounded queue, a budget each.
+
+    service = SolveService(stepper, Capacity(workers=16, queue=64, seconds=60, ...))
+    service.start()                              # in the server's lifespan (event loop running)
+    ticket = service.admit()                     # raises Busy (503 + Retry-After) when full
+    solution = await service.run(ticket, expr, limits, parallel=True)
+
+`workers` solves run at once, each on its own thread; their batches meet in one Batcher, so
+they share model calls rather than take turns.  Up to `queue` more wait for a slot; beyond
+that a request is refused at once with 503 and a Retry-After estimate, never left hanging.
+Every request carries a Ticket: its deadline counts from admission (queue wait included) and
+its forward passes are capped, so one huge problem cannot hold the server.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import time
+from dataclasses import dataclass
+
+from .batcher import Batcher, Busy, OverTime, Ticket, TicketStepper, retry_after
+
+
+@dataclass
+class Capacity:
+    workers: int = 16                   # solves in progress at once (their batches are merged)
+    queue: int = 64                     # requests that may wait for a slot; more are refused (503)
+    seconds: float = 60.0               # time budget per request, queue wait included
+    forward_passes: int = 5_000_000     # forward-pass budget per request
+    max_rows: int = 4096                # rows per model call (a bigger batch is served in slices)
+
+    def check(self) -> "Capacity":
+        from ..errors import InputError
+        for name, lo in (("workers", 1), ("queue", 0), ("forward_passes", 1), ("max_rows", 1)):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise InputError(f"--{name.replace('_', '-')} must be an integer >= {lo}, got {v!r}")
+        if not (isinstance(self.seconds, (int, float)) and 0 < self.seconds < 1e6):
+            raise InputError(f"--timeout must be a number of seconds > 0, got {self.seconds!r}")
+        return self
+
+
+class SolveService:
+    def __init__(self, stepper, capacity: Capacity):
+        self.stepper = stepper
+        self.capacity = capacity.check()
+        self.batcher: Batcher | None = None
+        self.executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self.running = 0
+        self.waiting = 0
+        self.served = 0
+        self.refused = 0
+        self.over_budget = 0
+        self._mean = 1.0                 # recent mean seconds per solve (for Retry-After)
+
+    def start(self) -> None:
+        c = self.capacity
+        self.batcher = Batcher(self.stepper, max_rows=c.max_rows)
+        self.executor = concurrent.futures.ThreadPoolExecutor(c.workers, thread_name_prefix="sketchpad-solve")
+        self._slots = asyncio.Semaphore(c.workers)
+
+    def close(self) -> None:
+        if self.batcher is not None:
+            self.batcher.close()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def name(self) -> str:
+        return getattr(self.stepper, "name", type(self.stepper).__name__)
+
+    def stats(self) -> dict:
+        c = self.capacity
+        return {"workers": c.workers, "queue": c.queue, "running": self.running, "waiting": self.waiting,
+                "served": self.served, "refused_busy": self.refused, "over_budget": self.over_budget,
+                "budget": {"seconds": c.seconds, "forward_passes": c.forward_passes},
+                "batcher": self.batcher.stats() if self.batcher else None}
+
+    def retry_after(self) -> int:
+        return retry_after(self._mean, self.waiting, self.capacity.workers)
+
+    def admit(self) -> Ticket:
+        """A ticket for a new request, or Busy when every slot and queue place is taken."""
+        c = self.capacity
+        if self._slots is None:
+            from .batcher import ShuttingDown
+            raise ShuttingDown("the server is not ready yet", retry_after=2)
+        if self.running + self.waiting >= c.workers + c.queue:
+            self.refused += 1
+            raise Busy(f"the server is busy: {self.running} solves running and {self.waiting} waiting, the most it "
+                       f"takes (--workers {c.workers}, --queue {c.queue}); try again in a few seconds",
+                       retry_after=self.retry_after())
+        self.waiting += 1
+        return Ticket(c.seconds, c.forward_passes)
+
+    async def run(self, ticket: Ticket, expr: str, limits, parallel: bool = True):
+        """Wait for a slot (within the ticket's deadline), then solve on a worker thread."""
+        try:
+            try:
+                await asyncio.wait_for(self._slots.acquire(), max(0.0, ticket.remaining()))
+            except (asyncio.TimeoutError, TimeoutError):
+                self.over_budget += 1
+                ticket.check()           # raises OverTime ("waiting for a free solve slot")
+                raise OverTime("the request waited past its time budget", retry_after=self.retry_after())
+        finally:
+            self.waiting -= 1
+        self.running += 1
+        ticket.solving_since = time.monotonic()
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self.executor, self._solve, ticket, expr, limits, parallel)
+        fut.add_done_callback(self._finished)      # the slot is free when the thread is, not before
+        try:
+            return await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            ticket.cancel()                        # the thread stops at its next batch
+            raise
+
+    def _finished(self, fut) -> None:
+        self.running -= 1
+        self._slots.release()
+        if not fut.cancelled():
+            e = fut.exception()                    # retrieved here, so never "never retrieved"
+            if e is None:
+                self.served += 1
+            elif isinstance(e, OverTime) or getattr(e, "status", None) == 422:
+                self.over_budget += 1
+
+    def _solve(self, ticket: Ticket, expr: str, limits, parallel: bool):
+        from ..solve import solve
+        t = time.monotonic()
+        sol = solve(expr, TicketStepper(self.batcher, ticket), limits=limits, parallel=parallel)
+        self._mean = 0.8 * self._mean + 0.2 * (time.monotonic() - t)
+        return sol
