@@ -46,7 +46,7 @@ from ..errors import InputError, StepperFault
 from ..web import ROOT as WEB_ROOT
 from .batcher import Refused
 from .docs import add_docs
-from .guard import MAX_BODY, RequestGuard
+from .guard import MAX_BODY, READ_SECONDS, RequestGuard
 from .service import Capacity, SolveService
 from .static import add_isolation_headers
 from .store import CertificateStore, StoreUnavailable
@@ -67,6 +67,7 @@ class Settings:
     max_digits: int | None = None          # None: the CLI's default limits
     capacity: Capacity = field(default_factory=Capacity)
     max_body: int = MAX_BODY
+    body_seconds: float = READ_SECONDS     # the whole request body must arrive within this
     extra: dict = field(default_factory=dict)
 
 
@@ -77,9 +78,9 @@ class SolveRequest(BaseModel):
                                                           "per forward pass")
 
 
-def _error(status: int, message: str, retry_after: int | None = None, **extra) -> JSONResponse:
+def _error(code: int, message: str, retry_after: int | None = None, **extra) -> JSONResponse:
     headers = {"Retry-After": str(retry_after)} if retry_after else None
-    return JSONResponse(_finite({"error": message, **extra}), status_code=status, headers=headers)
+    return JSONResponse(_finite({"error": message, **extra}), status_code=code, headers=headers)
 
 
 def _finite(x):
@@ -132,7 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.ready = False
     app.state.service = None
     add_isolation_headers(app)
-    app.add_middleware(RequestGuard, max_body=s.max_body)
+    app.add_middleware(RequestGuard, max_body=s.max_body, read_seconds=s.body_seconds)
 
     def load_stepper():
         """At start-up: the reference stepper, or the served model under a certificate that holds
