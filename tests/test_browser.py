@@ -208,3 +208,154 @@ def test_webgpu_code_path_on_the_fallback_adapter(site, browser):
     a, g = (np.asarray(r[k], dtype=np.float32).reshape(r["dims"]) for k in ("a", "g"))
     assert (a.argmax(1) == g.argmax(1)).all()
     assert np.abs(a - g).max() < 1e-3 * max(1.0, float(np.abs(a).max()))
+
+
+# --- the page as a person expects it ------------------------------------------------------------
+
+def _fresh(site, browser, path="/?provider=wasm&speed=6"):
+    """A new browser context (fresh IndexedDB: no certificate of its own) on `path`, with
+    every non-local request blocked and counted."""
+    ctx = browser.new_context()
+    external: list[str] = []
+
+    def guard(route):
+        if route.request.url.startswith(site):
+            route.continue_()
+        else:
+            external.append(route.request.url)
+            route.abort()
+
+    ctx.route("**/*", guard)
+    p = ctx.new_page()
+    p.goto(f"{site}{path}")
+    return ctx, p, external
+
+
+def test_a_passing_certification_clears_the_old_error(site, browser):
+    """The server hiccups (the view set cannot be loaded), so the first Solve cannot certify and
+    says so in red; once "Run certification suite" passes, no red message stays under the
+    green status."""
+    ctx = browser.new_context()
+    try:
+        ctx.route("**/api/views", lambda route: route.fulfill(status=503, content_type="application/json",
+                                                               body='{"error": "busy"}'))
+        p = ctx.new_page()
+        p.goto(f"{site}/?provider=wasm&speed=6")
+        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        p.fill("#expr", "12 + 30")
+        p.click("#solve")
+        p.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+        assert p.is_visible("#error") and "Certification could not start" in p.inner_text("#error")
+        ctx.unroute("**/api/views")
+        p.click("#certify")
+        p.wait_for_function("['passed', 'failed', 'error'].includes(document.body.dataset.certState)",
+                            timeout=TIMEOUT)
+        assert p.evaluate("document.body.dataset.certState") == "passed", p.inner_text("#cert-result")
+        p.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
+        assert "Certified on this device" in p.inner_text("#cert-status")
+        assert not p.is_visible("#error") and p.inner_text("#error") == ""
+    finally:
+        ctx.close()
+
+
+def test_a_parse_error_clears_the_previous_sheet(page):
+    assert solve_in_page(page, "1234 * 5678") == str(1234 * 5678)
+    assert int(page.get_attribute("#sheet", "data-lines")) > 0
+    assert page.inner_text("#answer-digits") == "7 digits"
+    page.fill("#expr", "1 +")
+    page.click("#solve")
+    page.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    assert page.evaluate("document.body.dataset.state") == "error"
+    assert "syntax" in page.inner_text("#error").lower()
+    assert page.get_attribute("#sheet", "data-lines") == "0"           # nothing of 1234 * 5678 is left
+    assert page.inner_text("#answer").strip() == "" and page.inner_text("#answer-digits") == ""
+    assert page.is_disabled("#copy") and page.is_disabled("#download-png")
+
+
+def test_copy_button_copies_exactly_the_digits(page, site):
+    page.ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+    rnd = random.Random(77)
+    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    for expr, want in ((f"{a} + {b}", a + b), (f"-{a} - 7", -a - 7)):
+        assert solve_in_page(page, expr) == str(want)
+        n = len(str(abs(want)))
+        assert page.inner_text("#answer-digits") == f"{n:,} digits"
+        page.click("#copy")
+        page.wait_for_function("document.getElementById('copy-status').textContent.startsWith('Copied')",
+                               timeout=TIMEOUT)
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == str(want)                  # exactly: sign and digits, no spaces, commas or newlines
+        assert f"Copied {n:,} digits" in page.inner_text("#copy-status")
+
+
+def test_download_sheet_as_png(page):
+    import io
+
+    from PIL import Image
+    assert solve_in_page(page, "98765432109876543210 // -1234567") == str(98765432109876543210 // -1234567)
+    with page.expect_download(timeout=TIMEOUT) as info:
+        page.click("#download-png")
+    download = info.value
+    assert download.suggested_filename == "sketchpad-sheet.png"
+    data = open(download.path(), "rb").read()
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG"
+    lines = int(page.get_attribute("#sheet", "data-lines"))
+    assert img.height >= lines * 22 and img.width > 200           # the whole sheet, not the visible box
+
+
+def test_solve_on_the_server_streams_progress(page):
+    from sketchpad.expr import evaluate_python, parse
+    page.check("#on-server")
+    try:
+        for expr in ("98765432109876543210 // -1234567", "sqrt(123456789012345678901234567890) + 1"):
+            assert solve_in_page(page, expr) == str(evaluate_python(parse(expr)))
+            assert page.evaluate("document.body.dataset.solvedOn") == "server"
+            assert int(page.evaluate("document.body.dataset.progressEvents")) >= 2      # accepted + progress
+            assert "reference stepper" in page.inner_text("#view-line")                # it says who answered
+            assert int(page.inner_text("#c-batches").replace(",", "")) > 0
+        # Bad input from the server is shown like the page's own.
+        page.fill("#expr", "5 // (3 - 3)")
+        page.click("#solve")
+        page.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+        assert page.evaluate("document.body.dataset.state") == "error"
+        assert "zero" in page.inner_text("#error").lower()
+    finally:
+        page.uncheck("#on-server")
+    assert solve_in_page(page, "2 + 2") == "4"
+    assert page.evaluate("document.body.dataset.solvedOn") == "page"
+
+
+def test_a_server_record_is_reported_never_certified(page, site, browser):
+    """Another client uploads a passing certificate that holds for an environment like this
+    browser's: a fresh browser shows it as that client's report and still certifies itself."""
+    import copy
+
+    import httpx
+    forged = copy.deepcopy(page.cert)
+    forged["predicate"]["time"]["finished"] = "2026-12-31T23:59:59+00:00"     # another upload, same claim
+    r = httpx.post(f"{site}/api/certificates", json=forged, timeout=60)
+    assert r.status_code == 201, r.text
+    rec = r.json()
+    ctx, p, external = _fresh(site, browser)
+    try:
+        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        p.wait_for_function("document.body.dataset.certified === 'no'", timeout=TIMEOUT)
+        p.wait_for_function("document.getElementById('cert-status').textContent.includes('device like yours')",
+                            timeout=TIMEOUT)
+        status = p.inner_text("#cert-status")
+        assert "Certified on this device" not in status
+        assert f"reported by a device like yours (record #{rec['id']} from 127.0.0.1, {rec['received_at']})" in status
+        assert external == []
+    finally:
+        ctx.close()
+
+
+def test_docs_page_works_offline(site, browser):
+    ctx, p, external = _fresh(site, browser, "/docs")
+    try:
+        p.wait_for_selector(".opblock", timeout=TIMEOUT)              # Swagger UI rendered the routes
+        assert p.locator(".opblock").count() >= 6
+        assert external == [], external
+    finally:
+        ctx.close()
