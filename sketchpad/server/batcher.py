@@ -133,7 +133,7 @@ class _Job:
 class Batcher:
     """One worker thread runs the stepper; callers' batches are merged into its calls."""
 
-    def __init__(self, stepper, max_rows: int = 4096, min_share: int = 64):
+    def __init__(self, stepper, max_rows: int = 512, min_share: int = 64):
         self.stepper = stepper
         self.name = getattr(stepper, "name", type(stepper).__name__)
         self.max_rows = max(1, int(max_rows))

@@ -1,6 +1,6 @@
 """Admission and execution of solves: a bounded number at once, a bounded queue, a budget each.
 
-    service = SolveService(stepper, Capacity(workers=16, queue=64, seconds=60, ...))
+    service = SolveService(stepper, Capacity(workers=64, queue=128, seconds=120, ...))
     service.start()                              # in the server's lifespan (event loop running)
     ticket = service.admit()                     # raises Busy (503 + Retry-After) when full
     solution = await service.run(ticket, expr, limits, parallel=True)
@@ -23,11 +23,11 @@ from .batcher import Batcher, Busy, OverTime, Ticket, TicketStepper, retry_after
 
 @dataclass
 class Capacity:
-    workers: int = 16                   # solves in progress at once (their batches are merged)
-    queue: int = 64                     # requests that may wait for a slot; more are refused (503)
-    seconds: float = 60.0               # time budget per request, queue wait included
+    workers: int = 64                   # solves in progress at once (their batches are merged)
+    queue: int = 128                    # requests that may wait for a slot; more are refused (503)
+    seconds: float = 120.0              # time budget per request, queue wait included
     forward_passes: int = 5_000_000     # forward-pass budget per request
-    max_rows: int = 4096                # rows per model call (a bigger batch is served in slices)
+    max_rows: int = 512                 # rows per model call (a bigger batch is served in slices)
 
     def check(self) -> "Capacity":
         from ..errors import InputError
