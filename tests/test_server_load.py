@@ -271,3 +271,55 @@ def test_progress_streams_as_server_sent_events(tmp_path):
         assert r.status_code == 400 and "syntax" in r.json()["error"]
         r = httpx.post(f"{url}/api/solve/stream", json={"expr": "5 // (3 - 3)"}, timeout=T)
         assert r.status_code == 200 and "event: error" in r.text and '"status":400' in r.text
+
+
+def test_queued_requests_that_give_up_leave_no_slot_behind(tmp_path):
+    """A request waiting in the queue can run out of time (503) or lose its client; either way
+    the slots and queue places it held are free again afterwards."""
+    gate = threading.Event()
+    with running(_settings(tmp_path, Recording(gate=gate), workers=1, queue=3, seconds=3.0)) as url:
+        with ThreadPoolExecutor(2) as pool:
+            held = pool.submit(httpx.post, f"{url}/api/solve", json={"expr": "12 + 30"}, timeout=T)
+            _wait_for(lambda: _health(url)["running"] == 1, "the first solve to hold the model")
+            with pytest.raises(httpx.ReadTimeout):         # queued, then its client goes away
+                httpx.post(f"{url}/api/solve", json={"expr": "1 + 2"}, timeout=httpx.Timeout(T, read=0.5))
+            late = httpx.post(f"{url}/api/solve", json={"expr": "3 + 4"}, timeout=T)    # queued past its budget
+            assert late.status_code == 503 and "time budget" in late.json()["error"]    # in the queue or behind the gate
+            first = held.result(T)                          # stuck in the model past its own budget
+            assert first.status_code == 503 and "time budget" in first.json()["error"]
+        gate.set()
+        _wait_for(lambda: (lambda h: h["running"] == 0 and h["waiting"] == 0)(_health(url)), "the slots to free")
+        assert httpx.post(f"{url}/api/solve", json={"expr": "2 + 2"}, timeout=T).json()["result"] == "4"
+        assert httpx.post(f"{url}/api/solve", json={"expr": "3 * 3"}, timeout=T).json()["result"] == "9"
+
+
+def test_a_request_that_waits_in_the_queue_past_its_budget_gets_503():
+    import asyncio
+
+    from sketchpad.expr import Limits
+    from sketchpad.server.batcher import Busy
+    from sketchpad.server.service import SolveService
+
+    async def main():
+        gate = threading.Event()
+        svc = SolveService(Recording(gate=gate), Capacity(workers=1, queue=1))
+        svc.start()
+        try:
+            first = asyncio.ensure_future(svc.run(svc.admit(), "12 + 30", Limits()))
+            while svc.running == 0:
+                await asyncio.sleep(0.01)
+            second = svc.admit()
+            with pytest.raises(Busy):
+                svc.admit()                                  # 1 running + 1 waiting: full
+            second.deadline = time.monotonic() + 0.2          # this one's budget runs out in the queue
+            with pytest.raises(OverTime, match="waiting for a free solve slot"):
+                await svc.run(second, "1 + 1", Limits())
+            assert svc.waiting == 0 and svc.running == 1
+            gate.set()
+            assert (await first).value == 42
+            assert svc.running == 0 and svc.waiting == 0
+            assert (await svc.run(svc.admit(), "6 * 7", Limits())).value == 42
+        finally:
+            svc.close()
+
+    asyncio.run(main())

@@ -14,6 +14,7 @@ its forward passes are capped, so one huge problem cannot hold the server.
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import time
 from dataclasses import dataclass
@@ -46,7 +47,8 @@ class SolveService:
         self.capacity = capacity.check()
         self.batcher: Batcher | None = None
         self.executor: concurrent.futures.ThreadPoolExecutor | None = None
-        self._slots: asyncio.Semaphore | None = None
+        self._started = False
+        self._waiters: collections.deque = collections.deque()    # futures of requests waiting for a slot
         self.running = 0
         self.waiting = 0
         self.served = 0
@@ -58,7 +60,7 @@ class SolveService:
         c = self.capacity
         self.batcher = Batcher(self.stepper, max_rows=c.max_rows)
         self.executor = concurrent.futures.ThreadPoolExecutor(c.workers, thread_name_prefix="sketchpad-solve")
-        self._slots = asyncio.Semaphore(c.workers)
+        self._started = True
 
     def close(self) -> None:
         if self.batcher is not None:
@@ -83,7 +85,7 @@ class SolveService:
     def admit(self) -> Ticket:
         """A ticket for a new request, or Busy when every slot and queue place is taken."""
         c = self.capacity
-        if self._slots is None:
+        if not self._started:
             from .batcher import ShuttingDown
             raise ShuttingDown("the server is not ready yet", retry_after=2)
         if self.running + self.waiting >= c.workers + c.queue:
@@ -97,15 +99,9 @@ class SolveService:
     async def run(self, ticket: Ticket, expr: str, limits, parallel: bool = True):
         """Wait for a slot (within the ticket's deadline), then solve on a worker thread."""
         try:
-            try:
-                await asyncio.wait_for(self._slots.acquire(), max(0.0, ticket.remaining()))
-            except (asyncio.TimeoutError, TimeoutError):
-                self.over_budget += 1
-                ticket.check()           # raises OverTime ("waiting for a free solve slot")
-                raise OverTime("the request waited past its time budget", retry_after=self.retry_after())
+            await self._take_slot(ticket)
         finally:
             self.waiting -= 1
-        self.running += 1
         ticket.solving_since = time.monotonic()
         loop = asyncio.get_running_loop()
         fut = loop.run_in_executor(self.executor, self._solve, ticket, expr, limits, parallel)
@@ -116,9 +112,45 @@ class SolveService:
             ticket.cancel()                        # the thread stops at its next batch
             raise
 
-    def _finished(self, fut) -> None:
+    # Slots are counted on the event loop's thread only (admit, run and the done callbacks all
+    # run there), so no lock is needed; a freed slot goes to the longest-waiting request.
+
+    async def _take_slot(self, ticket: Ticket) -> None:
+        if self.running < self.capacity.workers and not self._waiters:
+            self.running += 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            done, _ = await asyncio.wait({waiter}, timeout=max(0.0, ticket.remaining()))
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self._release()                    # handed a slot just as the client left: pass it on
+            else:
+                waiter.cancel()
+            raise
+        finally:
+            if not waiter.done():
+                waiter.cancel()
+            try:
+                self._waiters.remove(waiter)
+            except ValueError:
+                pass
+        if not done:
+            self.over_budget += 1
+            ticket.check()                         # raises OverTime ("waiting for a free solve slot")
+            raise OverTime("the request waited past its time budget", retry_after=self.retry_after())
+
+    def _release(self) -> None:
+        while self._waiters:
+            w = self._waiters.popleft()
+            if not w.done():
+                w.set_result(None)                 # the slot passes to it: running stays the same
+                return
         self.running -= 1
-        self._slots.release()
+
+    def _finished(self, fut) -> None:
+        self._release()
         if not fut.cancelled():
             e = fut.exception()                    # retrieved here, so never "never retrieved"
             if e is None:
