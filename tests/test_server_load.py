@@ -288,7 +288,7 @@ def test_queued_requests_that_give_up_leave_no_slot_behind(tmp_path):
             first = held.result(T)                          # stuck in the model past its own budget
             assert first.status_code == 503 and "time budget" in first.json()["error"]
         gate.set()
-        _wait_for(lambda: (lambda h: h["running"] == 0 and h["waiting"] == 0)(_health(url)), "the slots to free")
+        _wait_for(lambda: _health(url)["running"] == 0 == _health(url)["waiting"], "the slots to free")
         assert httpx.post(f"{url}/api/solve", json={"expr": "2 + 2"}, timeout=T).json()["result"] == "4"
         assert httpx.post(f"{url}/api/solve", json={"expr": "3 * 3"}, timeout=T).json()["result"] == "9"
 

@@ -67,7 +67,7 @@ class RequestGuard:
         while True:
             try:
                 message = await asyncio.wait_for(receive(), max(0.001, deadline - time.monotonic()))
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 return await send_error(send, 408, f"the request body did not arrive within {self.read_seconds:g} s")
             if message["type"] == "http.disconnect":
                 return                          # nobody to answer
