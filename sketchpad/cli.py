@@ -15,13 +15,19 @@ from . import __version__
 from .errors import SketchpadError
 
 
+DESCRIPTION = ("Long arithmetic by a language model that sees three cells of a worksheet at a time, "
+               "exact at every length on a device where it passed every view (its certificate).")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):              # argparse's usage errors: one line, exit 2
         self.exit(2, f"sketchpad: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sketchpad", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="sketchpad", description=DESCRIPTION,
+                     epilog="Exit codes: 0 success, 1 a check failed (a certificate, a benchmark answer), "
+                            "2 bad input, 3 a stepper fault.  `sketchpad COMMAND --help` for each command.")
     parser.add_argument("--version", action="version", version=f"sketchpad {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     from . import commands

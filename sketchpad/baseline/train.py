@@ -53,15 +53,10 @@ def default_model_budget(model_dir: Path | None = None) -> dict:
             source = str(meta_path)
         seconds = (b.get("seconds") or 0) + (a.get("seconds") or 0)
     else:                                          # what `sketchpad train` would run by default
-        import argparse
-        from ..commands import train as train_cmd
-        sub = argparse.ArgumentParser().add_subparsers()
-        train_cmd.register(sub)
-        cli = vars(sub.choices["train"].parse_args(["--out", "x"]))
         d = {k: v.default for k, v in inspect.signature(mtrain.pretrain_base).parameters.items()}
-        base_tokens = cli["base_steps"] * d["batch"] * d["seq_len"]
-        a_steps, views = cli["max_steps"], n_views
-        b = {"steps": cli["base_steps"], "batch": d["batch"], "seq_len": d["seq_len"]}
+        base_tokens = mtrain.DEFAULT_BASE_STEPS * d["batch"] * d["seq_len"]
+        a_steps, views = mtrain.DEFAULT_MAX_STEPS, n_views
+        b = {"steps": mtrain.DEFAULT_BASE_STEPS, "batch": d["batch"], "seq_len": d["seq_len"]}
         source = "`sketchpad train` defaults (no meta.json yet; adapter counted at max_steps)"
         seconds = None
     adapter_tokens = a_steps * views * VIEW_TOKENS

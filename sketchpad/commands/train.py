@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from ..model import DEFAULT_BASE_STEPS, DEFAULT_MAX_STEPS
 
 
 def register(sub):
@@ -15,8 +16,8 @@ def register(sub):
                    help="a local Hugging Face checkpoint to adapt (e.g. Qwen3.5-0.8B); "
                         "default: pretrain the tiny Qwen3.5 base on stdlib docstrings")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--base-steps", type=int, default=300, help="base LM training steps")
-    p.add_argument("--max-steps", type=int, default=3000, help="adapter training steps at most")
+    p.add_argument("--base-steps", type=int, default=DEFAULT_BASE_STEPS, help=f"base LM training steps (default {DEFAULT_BASE_STEPS})")
+    p.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, help=f"adapter training steps at most (default {DEFAULT_MAX_STEPS})")
     p.add_argument("--stop-margin", type=float, default=None,
                    help="stop when all views pass with at least this margin (default 5)")
     p.add_argument("--rank", type=int, default=8, help="LoRA rank")

@@ -18,3 +18,6 @@ sketchpad.certify, one layer up.
 from pathlib import Path
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "data" / "default_model"
+# `sketchpad train`'s step budgets (read by the CLI without importing torch, and by the baseline).
+DEFAULT_BASE_STEPS = 300
+DEFAULT_MAX_STEPS = 3000

@@ -20,6 +20,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from . import DEFAULT_BASE_STEPS, DEFAULT_MAX_STEPS
 from .adapter import ADAPTER_DIR, BASE_DIR, DEFAULT_TARGETS, new_adapter
 from .backbone import build_base, forward_logits, load_base, save_base, text_logits, tiny_config
 from .tokenizer import ViewTokenizer, add_sketch_tokens, build_char_tokenizer, step_vocabulary
@@ -42,7 +43,7 @@ def _lr(step: int, total: int, peak: float, warmup: int = 50) -> float:
 
 # ------------------------------------------------------------------ 1. the base LM
 
-def pretrain_base(out_dir: Path, steps: int = 300, batch: int = 32, seq_len: int = 64,
+def pretrain_base(out_dir: Path, steps: int = DEFAULT_BASE_STEPS, batch: int = 32, seq_len: int = 64,
                   lr: float = 3e-3, seed: int = 0, progress: bool = True) -> dict:
     """Train a tiny Qwen3.5 LM on stdlib docstrings; save it to out_dir (HF format)."""
     from . import corpus
@@ -113,7 +114,7 @@ def prepare_base(base_dir: Path, model_dir: Path):
 
 
 def train_adapter(model_dir: Path, base_dir: Path | None = None, rank: int = 8, alpha: float = 16.0,
-                  targets=DEFAULT_TARGETS, lr: float = 1e-2, max_steps: int = 3000,
+                  targets=DEFAULT_TARGETS, lr: float = 1e-2, max_steps: int = DEFAULT_MAX_STEPS,
                   stop_margin: float = DEFAULT_STOP_MARGIN, seed: int = 0, subset: int | None = None,
                   progress: bool = True) -> dict:
     """Fit the adapter on V (or its first `subset` views); save base, adapter and vocab."""
