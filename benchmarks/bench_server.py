@@ -213,8 +213,9 @@ def main(argv=None) -> int:
     os.environ.setdefault("SKETCHPAD_CACHE_DIR", str(Path(work) / "cache"))
     load_before = uptime()
     lines = ["# Server load benchmark", "",
-             f"- date: {dt.datetime.now(dt.timezone.utc).isoformat(timespec='seconds')}",
-             f"- machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}",
+             f"- date: {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}",
+             f"- machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.platform()}, "
+             f"Python {platform.python_version()}",
              f"- `uptime` before: `{load_before}`",
              "- server: `sketchpad serve` (shipped model, ONNX Runtime backend, certified at start-up) in its own "
              "process; clients: threads with one httpx connection each, in this process; all on 127.0.0.1",

@@ -185,6 +185,7 @@ def test_bad_requests_under_load_stay_4xx(live_server):
 def served(tmp_path_factory):
     """A server for the shipped model, and an honest certificate from a browser for it."""
     from sketchpad.model import DEFAULT_MODEL_DIR
+
     from policy_matrix import honest_certificate
     db = tmp_path_factory.mktemp("served") / "certs.sqlite"
     app = create_app(Settings(db_path=str(db), model_dir=DEFAULT_MODEL_DIR, stepper="reference"))
@@ -241,7 +242,8 @@ def test_certificates_that_do_not_hold_are_refused(served, break_it, words):
 def test_non_object_certificates_are_4xx(served):
     c, _, _ = served
     assert c.post("/api/certificates", json=[1, 2]).status_code == 422
-    assert c.post("/api/certificates", content=b"{oops", headers={"content-type": "application/json"}).status_code == 422
+    r = c.post("/api/certificates", content=b"{oops", headers={"content-type": "application/json"})
+    assert r.status_code == 422
 
 
 def test_certificate_for_an_unknown_model_is_refused(served):

@@ -23,6 +23,7 @@ BAD_NUMBERS = ["NaN", "Infinity", "-Infinity", "1e400", "-1e999"]
 def honest():
     """An honest browser certificate of the shipped model (tests/policy_matrix.py)."""
     from sketchpad.model import DEFAULT_MODEL_DIR
+
     from policy_matrix import honest_certificate
     cert, _ = honest_certificate(DEFAULT_MODEL_DIR)
     return cert
@@ -165,7 +166,7 @@ def _poison(db_path, honest):
         ("from the future", good_body, ROW_VERSION + 7),
     ]
     with sqlite3.connect(db_path) as db:
-        for i, (name, body, version) in enumerate(bad):
+        for i, (_name, body, version) in enumerate(bad):
             db.execute("INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body, "
                        "row_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (f"poison-{i}", "2026-01-01T00:00:00Z", "m", "browser", 1, body, version))

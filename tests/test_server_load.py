@@ -284,7 +284,7 @@ def test_queued_requests_that_give_up_leave_no_slot_behind(tmp_path):
             with pytest.raises(httpx.ReadTimeout):         # queued, then its client goes away
                 httpx.post(f"{url}/api/solve", json={"expr": "1 + 2"}, timeout=httpx.Timeout(T, read=0.5))
             late = httpx.post(f"{url}/api/solve", json={"expr": "3 + 4"}, timeout=T)    # queued past its budget
-            assert late.status_code == 503 and "time budget" in late.json()["error"]    # in the queue or behind the gate
+            assert late.status_code == 503 and "time budget" in late.json()["error"]   # in the queue or at the gate
             first = held.result(T)                          # stuck in the model past its own budget
             assert first.status_code == 503 and "time budget" in first.json()["error"]
         gate.set()

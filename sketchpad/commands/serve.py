@@ -36,7 +36,8 @@ def register(sub):
     p.add_argument("--allow-uncertified", action="store_true")
     p.add_argument("--max-digits", type=int, default=None, help="size limit for any number")
     p.add_argument("--workers", type=int, default=d.workers, metavar="N",
-                   help=f"solves in progress at once, their batches merged into shared model calls (default {d.workers})")
+                   help=f"solves in progress at once, their batches merged into shared model calls "
+                        f"(default {d.workers})")
     p.add_argument("--queue", type=int, default=d.queue, metavar="N",
                    help=f"requests that may wait for a free slot; more are refused with 503 (default {d.queue})")
     p.add_argument("--timeout", type=float, default=d.seconds, metavar="SECONDS",

@@ -158,7 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
-        parts = ["/".join(str(p) for p in e.get("loc", ()) if p != "body") + ": " + e.get("msg", "") for e in exc.errors()]
+        parts = ["/".join(str(p) for p in e.get("loc", ()) if p != "body") + ": " + e.get("msg", "")
+                 for e in exc.errors()]
         return _error(422, "invalid request: " + "; ".join(parts), detail=_finite(jsonable(exc.errors())))
 
     @app.exception_handler(StarletteHTTPException)

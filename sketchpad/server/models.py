@@ -31,7 +31,7 @@ class ServedModel:
         self._files = None
 
     @classmethod
-    def find(cls, model_dir=None) -> "ServedModel | None":
+    def find(cls, model_dir=None) -> ServedModel | None:
         if model_dir is None:
             from ..model import DEFAULT_MODEL_DIR
             if not (DEFAULT_MODEL_DIR / "adapter").is_dir():
@@ -93,7 +93,8 @@ def _get(d, *path):
 def summary(cert: dict) -> dict:
     """The headline of a certificate (any shape: a stored row may be odd, a summary never fails)."""
     r = _get(cert, "predicate", "result")
-    return {"backend": _get(cert, "predicate", "backend", "name"), "environment": _get(cert, "predicate", "environment"),
+    return {"backend": _get(cert, "predicate", "backend", "name"),
+            "environment": _get(cert, "predicate", "environment"),
             "passed": _get(r, "passed"), "views": _get(r, "views"), "passed_views": _get(r, "passed_views"),
             "min_margin": _get(r, "min_margin"), "min_margin_view": _get(r, "min_margin_view"),
             "gate": _get(cert, "predicate", "adapter", "gate"), "finished": _get(cert, "predicate", "time", "finished")}

@@ -30,7 +30,7 @@ class Capacity:
     forward_passes: int = 5_000_000     # forward-pass budget per request
     max_rows: int = 512                 # rows per model call (a bigger batch is served in slices)
 
-    def check(self) -> "Capacity":
+    def check(self) -> Capacity:
         from ..errors import InputError
         for name, lo in (("workers", 1), ("queue", 0), ("forward_passes", 1), ("max_rows", 1)):
             v = getattr(self, name)
