@@ -63,6 +63,7 @@ GLUE_HELPER = (
     "return m.get(sym)}"
 )
 IMPORT_RE = re.compile(r"^\s*(?:public\s+)?(?:meta\s+)?import\s+(?:all\s+)?([A-Za-z_][\w.]*)\s*$")
+SORRY_RE = re.compile(r"declaration uses .sorry.")    # `sorry` in 4.28, 'sorry' before
 MSG_RE = re.compile(r"^(?P<file>[^\s:][^:]*\.lean):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|info)")
 AXIOM_LINE_RE = re.compile(r"^AXIOMS (?P<thm>\S+): ?(?P<rest>.*)$")
 
@@ -320,7 +321,7 @@ def run_module(mod: str, node: Path, glue: Path, lib: Path, src_root: Path, buil
             decl = enclosing_decl(src_root / m.group("file"), int(m.group("line")))
             if decl:
                 text += f"  [in {decl}]"
-            if m.group("sev") == "error" or "declaration uses 'sorry'" in line:
+            if m.group("sev") == "error" or SORRY_RE.search(line):
                 current = [text]
                 errors.append(current)  # type: ignore[arg-type]
         elif current is not None and len(current) < 12:
@@ -332,7 +333,10 @@ def run_module(mod: str, node: Path, glue: Path, lib: Path, src_root: Path, buil
         res.status, res.note = "FAIL", killed["why"]
     elif proc.returncode != 0 or res.errors:
         res.status = "FAIL"
-        res.note = f"exit status {proc.returncode}" if not res.errors else ""
+        if not res.errors:
+            res.note = f"exit status {proc.returncode}"
+            tail = [line for line in res.lines if line.strip()][-6:]
+            res.errors = ["\n".join(line[:240] for line in tail)] if tail else []
     elif not olean.exists():
         res.status, res.note = "FAIL", "no .olean written"
     else:

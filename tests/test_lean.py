@@ -1,5 +1,6 @@
 """The Lean companion (lean/): hygiene, freshness of the generated table, the correspondence of
-the Lean runtime model with the Python runtime, and `lake build` where a toolchain exists."""
+the Lean runtime model with the Python runtime, and (marked `lean`) `lake build` where a native
+toolchain exists.  The wasm-checker run is in tests/test_lean_check.py and lean/check.sh."""
 from __future__ import annotations
 
 import importlib.util
@@ -219,8 +220,11 @@ def test_readme_names_every_main_theorem():
         assert re.search(rf"^theorem {name}\b", sources, flags=re.M), f"no theorem {name}"
 
 
+@pytest.mark.lean
 @pytest.mark.skipif(shutil.which("lake") is None, reason="no Lean toolchain (lake) on PATH")
 def test_lake_build():
+    """With a native toolchain: `lake build` (marked `lean`, like the wasm check, so that the
+    default run does not build the proofs a second time)."""
     proc = subprocess.run(["lake", "build"], cwd=LEAN, capture_output=True, text=True,
                           timeout=3600)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
