@@ -402,7 +402,8 @@ def main(argv: list[str]) -> int:
                          "$XDG_CACHE_HOME or ~/.cache if under /tmp or /home, else "
                          "/tmp/sketchpad-lean-cache)")
     ap.add_argument("--work", type=Path, default=None, help="work directory under /tmp or /home "
-                    "(default: a fresh temporary directory, removed afterwards)")
+                    "(default: a fresh directory under /tmp, removed after a pass, kept with the "
+                    "logs after a failure)")
     ap.add_argument("--only", default="", help="comma-separated modules to compile (their imports "
                     "must already be built in --work); the axiom check then runs only if "
                     "Sketchpad.Axioms is among them")
@@ -414,7 +415,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--async", dest="use_async", action="store_true",
                     help="let the checker elaborate theorems in parallel (Lean's default; in the "
                          "wasm checker it multiplies peak memory, see lean/README.md)")
-    ap.add_argument("--install-only", action="store_true")
+    ap.add_argument("--install-only", action="store_true", help="install the checker and stop")
     args = ap.parse_args(argv)
 
     t_start = time.monotonic()
