@@ -1,5 +1,6 @@
 """The Lean companion (lean/): hygiene, freshness of the generated table, the correspondence of
-the Lean runtime model with the Python runtime, and `lake build` where a toolchain exists."""
+the Lean runtime model with the Python runtime, and (marked `lean`) `lake build` where a native
+toolchain exists.  The wasm-checker run is in tests/test_lean_check.py and lean/check.sh."""
 from __future__ import annotations
 
 import importlib.util
@@ -64,16 +65,70 @@ def test_generated_table_is_fresh():
     assert gen.OUT.read_text() == gen.generate(), "run: python lean/gen_table.py"
 
 
+def _parse_table(text: str):
+    """Read the generated Table.lean back: the nested `match` arms of every `step<OP>` and
+    the `V_<OP>` lists (an independent reading of the emitted file, not of the generator)."""
+    steps, lists = {}, {}
+    fn = a = b = None
+    for line in text.splitlines():
+        m = re.match(r"^def step(\w+) \(a b c : Cell\) : Step :=$", line)
+        if m:
+            fn = m.group(1)
+            continue
+        if fn is None:
+            continue
+        if line and not line.startswith(" "):
+            fn = None
+            continue
+        m = re.match(r"^  \| \.(\w+) =>$", line)
+        if m:
+            a = m.group(1)
+            continue
+        m = re.match(r"^    \| \.(\w+) =>$", line)
+        if m:
+            b = m.group(1)
+            continue
+        m = re.match(r"^      \| \.(\w+) => (Step\.mk [^\n]*)$", line)
+        if m:
+            steps[(fn, a, b, m.group(1))] = m.group(2)
+    for m in re.finditer(r"^def V_(\w+) : List View := \[\n(.*?)\n\]", text, flags=re.M | re.S):
+        lists[m.group(1)] = [x.strip().rstrip(",") for x in m.group(2).splitlines()]
+    return steps, lists
+
+
 def test_generated_table_matches_reference_and_view_set():
     text = (LEAN / "Sketchpad" / "Table.lean").read_text()
     entries = views_mod.load()
-    rows = re.findall(r"^  \((View\.mk [^,]*), (Step\.mk [^)]*)\)", text, flags=re.M)
-    assert len(rows) == len(entries) == 1436
     gen = _gen()
-    for (lv, ls), e in zip(rows, entries):
-        assert lv == gen.view_lean(e["view"])
-        assert ls == gen.step_lean(reference_step(e["view"]))
+    steps, lists = _parse_table(text)
+    assert len(steps) == len(entries) == 1436
+    assert sum(len(v) for v in lists.values()) == len(entries)
+    cell_name = {sym: lean[1:] for sym, lean in gen.CELL.items()}
+    for e in entries:
+        v = e["view"]
+        key = (gen.lean_ident(v.op), cell_name[v.a], cell_name[v.b], cell_name[v.c])
+        assert steps[key] == gen.step_lean(reference_step(v)), v
+        assert gen.view_lean(v) in lists[gen.lean_ident(v.op)]
     assert f"def V_count : Nat := {len(entries)}" in text
+
+
+def test_generated_view_lists_follow_the_grids():
+    """`V_ADD_grid`, `V_SUB_grid`, `V_MUL_grid` (Sketchpad/Facts.lean) compare the generated lists
+    with grids built from Basic.lean's cell lists, element by element: the orders must agree."""
+    gen = _gen()
+    D = [str(d) for d in range(10)]
+    db, carries, mul_carries = D + ["_"], ["1", "_"], [str(d) for d in range(1, 9)] + ["_"]
+    basic = (LEAN / "Sketchpad" / "Basic.lean").read_text()
+    assert "def carries : List Cell := [.d1, .blank]" in basic
+    assert "def mulCarries : List Cell := [.d1, .d2, .d3, .d4, .d5, .d6, .d7, .d8, .blank]" in basic
+    val = lambda c: int(c) if c in D else 0  # noqa: E731
+    _, lists = _parse_table((LEAN / "Sketchpad" / "Table.lean").read_text())
+    for op in (ADD, SUB):
+        grid = [gen.view_lean(View(op, a, b, c)) for a in db for b in db for c in carries]
+        assert lists[op] == grid
+    grid = [gen.view_lean(View(MUL, a, b, c)) for a in db for b in D for c in mul_carries
+            if c == "_" or val(c) < val(b)]
+    assert lists["MUL"] == grid
 
 
 def _row(sheet: Sheet, name: str, digits_lsb: list[str]):
@@ -157,7 +212,7 @@ def test_lean_model_presents_only_views_of_V():
 def test_readme_names_every_main_theorem():
     readme = (LEAN / "README.md").read_text()
     axioms = (LEAN / "Sketchpad" / "Axioms.lean").read_text()
-    names = re.findall(r"^#print axioms (\w+)", axioms, flags=re.M)
+    names = re.findall(r"``Sketchpad\.(\w+)", axioms)
     assert len(names) >= 10
     sources = "\n".join(p.read_text() for p in _lean_sources())
     for name in names:
@@ -165,8 +220,11 @@ def test_readme_names_every_main_theorem():
         assert re.search(rf"^theorem {name}\b", sources, flags=re.M), f"no theorem {name}"
 
 
+@pytest.mark.lean
 @pytest.mark.skipif(shutil.which("lake") is None, reason="no Lean toolchain (lake) on PATH")
 def test_lake_build():
+    """With a native toolchain: `lake build` (marked `lean`, like the wasm check, so that the
+    default run does not build the proofs a second time)."""
     proc = subprocess.run(["lake", "build"], cwd=LEAN, capture_output=True, text=True,
                           timeout=3600)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]

@@ -1,36 +1,104 @@
 /-
-  Sketchpad.Axioms — `#print axioms` for every main theorem (see lean/README.md).
-  Expected: nothing beyond `propext`, `Classical.choice`, `Quot.sound` (the standard axioms
-  that core tactics such as `simp`, `omega` and `by_cases` may use).  In particular no
-  `Lean.ofReduceBool`: every finite check is evaluated by the kernel itself.
+  Sketchpad.Axioms — the axioms every main theorem depends on (see lean/README.md).
+
+  Expected: nothing beyond `propext`, `Classical.choice`, `Quot.sound` (the standard axioms that
+  core tactics such as `simp`, `omega` and `by_cases` may use).  In particular no `sorryAx` and
+  no `Lean.ofReduceBool`: every finite check is evaluated by the kernel itself.
+
+  `#print axioms` is refused inside a `module`, so this module runs `Lean.collectAxioms` from
+  `#eval` and prints one line per theorem:
+
+      AXIOMS Sketchpad.reduction_add: propext@Init.Core:axiom, Nat.le_of_ble_eq_true@Init.Prelude:thm, …
+
+  Each entry is a constant the proof reaches that has no body here, with its module and kind.
+  `import all` gives this module the bodies of every Sketchpad declaration, so the traversal
+  goes through all of the project's proofs; what remains are axioms, and the theorems (and
+  some definitions) of Lean's own library: the checker ships only the exported part of the
+  library's `.olean` files, where those have no body, and lists them as `axiom`s.
+  `lean/check.py` reads these lines and fails if a proof reaches an axiom of this project,
+  `sorryAx`, `Lean.ofReduceBool`, `Lean.ofReduceNat` or `Lean.trustCompiler`; it accepts
+  propext, Classical.choice, Quot.sound and the library's constants.
+
+  The code below is written for the wasm checker, which cannot compile code that calls library
+  functions whose compiled form it lacks (`List.reverse._redArg`, `Array.foldlMUnsafe.fold`,
+  `logInfo`, `toString` on names): plain recursion and `IO.println` only.
 -/
-import Sketchpad.Reduction
-import Sketchpad.Correct
-import Sketchpad.Compose
-import Sketchpad.History
-import Sketchpad.Perturb
+module
 
-open Sketchpad
+import Lean
+import all Sketchpad.Basic
+import all Sketchpad.Table
+import all Sketchpad.Runtime
+import all Sketchpad.Facts
+import all Sketchpad.Reduction
+import all Sketchpad.Correct
+import all Sketchpad.Compose
+import all Sketchpad.History
+import all Sketchpad.Perturb
 
--- Theorem 1: reduction
-#print axioms reduction_add
-#print axioms reduction_sub
-#print axioms reduction_mul_row
--- Theorem 2: correctness of the reference
-#print axioms add_correct
-#print axioms sub_correct
-#print axioms mul_row_correct
-#print axioms mul_correct
--- Theorem 3: no finite test for history-reading steppers
-#print axioms no_finite_test
--- Theorem 4: perturbation
-#print axioms perturbation
-#print axioms perturbation_add
-#print axioms perturbation_mul_row
--- Theorem 5: composition
-#print axioms mul_exact
-#print axioms mul_exact_correct
-#print axioms compose_exact
--- Carry-select addition (issue 7)
-#print axioms select_add_eq
-#print axioms select_add_exact
+namespace Sketchpad.AxiomReport
+
+open Lean Elab Command
+
+def nameStr : Name → String
+  | .anonymous => ""
+  | .str .anonymous s => s
+  | .str p s => nameStr p ++ "." ++ s
+  | .num p _ => nameStr p ++ ".#"
+
+def kindStr : Option ConstantInfo → String
+  | some (.axiomInfo _) => "axiom"
+  | some (.thmInfo _) => "thm"
+  | some (.defnInfo _) => "def"
+  | some (.opaqueInfo _) => "opaque"
+  | some _ => "other"
+  | none => "none"
+
+def moduleOf (env : Environment) (n : Name) : String :=
+  match env.getModuleIdxFor? n with
+  | some i =>
+    match env.header.moduleNames[i.toNat]? with
+    | some m => nameStr m
+    | none => "?"
+  | none => nameStr env.header.mainModule
+
+def leaves (env : Environment) : List Name → String
+  | [] => ""
+  | [n] => nameStr n ++ "@" ++ moduleOf env n ++ ":" ++ kindStr (env.find? n)
+  | n :: ns => nameStr n ++ "@" ++ moduleOf env n ++ ":" ++ kindStr (env.find? n) ++ ", " ++
+      leaves env ns
+
+def report : List Name → CommandElabM Unit
+  | [] => pure ()
+  | n :: ns => do
+    let ax ← collectAxioms n
+    let env ← getEnv
+    IO.println ("AXIOMS " ++ nameStr n ++ ": " ++ leaves env ax.toList)
+    report ns
+
+end Sketchpad.AxiomReport
+
+open Sketchpad.AxiomReport in
+#eval report [
+  -- Theorem 1: reduction
+  ``Sketchpad.reduction_add,
+  ``Sketchpad.reduction_sub,
+  ``Sketchpad.reduction_mul_row,
+  -- Theorem 2: correctness of the reference
+  ``Sketchpad.add_correct,
+  ``Sketchpad.sub_correct,
+  ``Sketchpad.mul_row_correct,
+  ``Sketchpad.mul_correct,
+  -- Theorem 3: no finite test for history-reading steppers
+  ``Sketchpad.no_finite_test,
+  -- Theorem 4: perturbation
+  ``Sketchpad.perturbation,
+  ``Sketchpad.perturbation_add,
+  ``Sketchpad.perturbation_mul_row,
+  -- Theorem 5: composition
+  ``Sketchpad.mul_exact,
+  ``Sketchpad.mul_exact_correct,
+  ``Sketchpad.compose_exact,
+  -- Carry-select addition (issue 7)
+  ``Sketchpad.select_add_eq,
+  ``Sketchpad.select_add_exact]

@@ -6,6 +6,10 @@
   Rows of digits are lists of cells, units first, as on the Python sheet (`Row.cells`).
 -/
 
+module
+
+@[expose] public noncomputable section
+
 namespace Sketchpad
 
 /-- The cell alphabet (`CELL_SYMBOLS`): digits, blank `_`, `+`, `-`, `<`, `=`, `>`, `Z`, `N`. -/
@@ -66,21 +70,20 @@ def Cell.isDigit : Cell → Bool
   | .d0 | .d1 | .d2 | .d3 | .d4 | .d5 | .d6 | .d7 | .d8 | .d9 => true
   | _ => false
 
-/-- Look a view up in a table of (view, step) pairs. -/
-def look (v : View) : List (View × Step) → Step
-  | [] => dfltStep
-  | p :: t => if p.1 = v then p.2 else look v t
+/-! ### Small finite cell sets (for bounded `decide` checks)
 
-/-! ### Small finite cell sets (for bounded `decide` checks) -/
+Each list is in the order of `Cell`'s constructors, the order in which lean/gen_table.py
+emits the views of V, so that a grid of views built from these lists can be compared with a
+generated `V_<op>` list element by element (see Sketchpad/Facts.lean). -/
 
 /-- Digits and blank: what a digit row shows at any column (blank past its end). -/
 def db : List Cell := [.d0, .d1, .d2, .d3, .d4, .d5, .d6, .d7, .d8, .d9, .blank]
 /-- The digits. -/
 def digitCells : List Cell := [.d0, .d1, .d2, .d3, .d4, .d5, .d6, .d7, .d8, .d9]
 /-- Carries and borrows of additions and subtractions. -/
-def carries : List Cell := [.blank, .d1]
+def carries : List Cell := [.d1, .blank]
 /-- Carries of a partial-product row. -/
-def mulCarries : List Cell := [.blank, .d1, .d2, .d3, .d4, .d5, .d6, .d7, .d8]
+def mulCarries : List Cell := [.d1, .d2, .d3, .d4, .d5, .d6, .d7, .d8, .blank]
 /-- A partial-product carry below the multiplier digit (or none). -/
 def mulOK (b c : Cell) : Bool := decide (c = .blank) || decide (c.val < b.val)
 
@@ -147,8 +150,8 @@ theorem Cell.isDigit_of_mem_db (x : Cell) : x ∈ db → x ≠ .blank → x.isDi
 theorem Cell.digit_mod_ne_blank (m : Nat) : Cell.digit (m % 10) ≠ .blank :=
   Cell.ne_blank_of_isDigit (Cell.isDigit_digit _ (Nat.mod_lt _ (by decide)))
 
-theorem mem_carries {c : Cell} (h : c ∈ carries) : c = .blank ∨ c = .d1 := by
-  simpa [carries] using h
+theorem mem_carries {c : Cell} : c ∈ carries → c = .blank ∨ c = .d1 := by
+  cases c <;> decide
 
 theorem carries_val_le {c : Cell} (h : c ∈ carries) : c.val ≤ 1 := by
   rcases mem_carries h with e | e <;> subst e <;> decide

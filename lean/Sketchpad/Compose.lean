@@ -11,7 +11,11 @@
   equals the sequential scan, for every stepper whose ADD steps keep the carry in {blank, 1},
   in particular for every stepper exact on the ADD views of V.
 -/
-import Sketchpad.Correct
+module
+
+public import Sketchpad.Correct
+
+@[expose] public noncomputable section
 
 namespace Sketchpad
 

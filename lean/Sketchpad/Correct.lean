@@ -3,7 +3,11 @@
   rows of every length: addition, subtraction (with its final borrow) and partial-product
   rows.  (The whole product is in Sketchpad.Compose.)
 -/
-import Sketchpad.Reduction
+module
+
+public import Sketchpad.Reduction
+
+@[expose] public noncomputable section
 
 namespace Sketchpad
 

