@@ -190,7 +190,7 @@ def divide_rows(sheet: Sheet, a: Row, b: Row):
         r = _row(sheet, "r", cells=cur, offset=k)
         trials = _quotient_digit(sheet, r, b, quotient, k)
         if PARALLEL.get():
-            r = yield from speculate(trial_probes(r, b, (None, (quotient, k), None)), trials)
+            r = yield from speculate(trial_probes(r, b, (quotient, k)), trials)
         else:
             r = yield from trials
         rem = r.cells
@@ -227,7 +227,7 @@ _SUB_BY_X = {(y, c): tuple(_new(View, (SUB, x, y, c)) for x in DIGITS)
              for y in tuple(DIGITS) + (BLANK,) for c in BORROWS}
 
 
-def trial_probes(r: Row, y: Row, count_where, free_y: int = 0) -> list:
+def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> list:
     """Every view the trial subtractions of one digit could present, and the DQ views.
 
     Trial 1 subtracts y from r; trial j subtracts from trial j-1's difference, whose digits
@@ -236,23 +236,28 @@ def trial_probes(r: Row, y: Row, count_where, free_y: int = 0) -> list:
     every borrow (none in column 0), and column W as (SUB, _, _, borrow).  y is fixed (a
     division's divisor), except in its lowest `free_y` columns, which are presented with every
     digit too (a square root's odd number grows by 2 per trial).  Then every DQ view (borrow,
-    count so far).  Order: column, then y, then borrow, then x."""
+    count so far); `count` = (row, column) of the digit being counted.  Order: column, then y,
+    then borrow, then x.  A probe's position names only the cells that hold its symbols now
+    (the page highlights those): a hypothetical digit has none."""
     W = max(r.width(), y.width())
     probes = []
     append = probes.append
     for i in range(W):
-        where = ((r, i), (y, i), None)
         yi, xi = y.sym(i), r.sym(i)
+        here = ((r, i), (y, i), None)
+        only_y = (None, (y, i), None)
         for yy in (_digits_and(yi) if i < free_y else (yi,)):
+            w_x, w = (here, only_y) if yy == yi else (((r, i), None, None), None)
             for c in ((BLANK,) if i == 0 else BORROWS):
                 for v in _SUB_BY_X[(yy, c)]:
-                    append(_new(Probe, (v, where)))
+                    append(_new(Probe, (v, w_x if v[1] == xi else w)))
                 if xi not in DIGITS:
-                    append(Probe(View(SUB, xi, yy, c), where))
+                    append(Probe(View(SUB, xi, yy, c), w_x))
     for c in BORROWS:
         probes.append(Probe(View(SUB, BLANK, BLANK, c), ((r, W), (y, W), None)))
+    row, col = count
     for bo, cnt in DQ_STATES:
-        probes.append(Probe(View(DQ, bo, cnt, BLANK), count_where))
+        probes.append(Probe(View(DQ, bo, cnt, BLANK), (None, (row, col), None) if cnt == row.sym(col) else None))
     return probes
 
 
@@ -278,9 +283,11 @@ def sqrt_rows(sheet: Sheet, a: Row):
         digit = sheet.row("digit")
         trials = _root_digit(sheet, r, odd, digit, p)
         if parallel:
-            probes = trial_probes(r, odd, (None, (digit, 0), None), free_y=2)
-            probes += [Probe(View(ADD2, d, BLANK, BLANK), ((odd, 0), None, None)) for d in ADD2_DIGITS]
-            probes += [Probe(View(INC, d, BLANK, BLANK), ((odd, 1), None, None)) for d in _digits_and(odd.sym(1))]
+            probes = trial_probes(r, odd, (digit, 0), free_y=2)
+            probes += [Probe(View(ADD2, d, BLANK, BLANK), ((odd, 0), None, None) if d == odd.sym(0) else None)
+                       for d in ADD2_DIGITS]
+            probes += [Probe(View(INC, d, BLANK, BLANK), ((odd, 1), None, None) if d == odd.sym(1) else None)
+                       for d in _digits_and(odd.sym(1))]
             r = yield from speculate(probes, trials)
         else:
             r = yield from trials
