@@ -186,7 +186,13 @@ def main() -> None:
     ap.add_argument("--sequential", action="store_true", help="also the sequential mode")
     ap.add_argument("--json", help="write the results here (default benchmarks/results/model-LABEL.json)")
     ap.add_argument("--md", help="write the Markdown table here (default benchmarks/results/model-LABEL.md)")
+    ap.add_argument("--render", action="store_true", help="only re-render model-LABEL.md from model-LABEL.json")
     args = ap.parse_args()
+    if args.render:
+        result = json.loads((Path(args.json) if args.json else RESULTS / f"model-{args.label}.json").read_text())
+        (Path(args.md) if args.md else RESULTS / f"model-{args.label}.md").write_text(markdown(result) + "\n")
+        print(markdown(result))
+        return
     import subprocess
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path.cwd(), capture_output=True,
