@@ -13,7 +13,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchmarks.problems import core_problems  # noqa: E402
+from benchmarks.core_problems import core_problems  # noqa: E402
 from sketchpad import solve  # noqa: E402
 from sketchpad.expr import evaluate_python, parse  # noqa: E402
 
