@@ -77,10 +77,14 @@ def paper_cost():
 
 
 def solve_once(solve, expr, stepper, parallel: bool):
+    """(solution, wall, cpu, forward rows of each batch).  A runtime without deduplication
+    (an older checkout: no views_presented counter) computes every presented view."""
+    from sketchpad.solve import Solution
+    dedup = "views_presented" in getattr(Solution, "__dataclass_fields__", {})
     rows = []
 
     def on_batch(probes, steps):
-        rows.append(len({p.view for p in probes}))
+        rows.append(len({p.view for p in probes}) if dedup else len(probes))
 
     c0, t0 = time.process_time(), time.perf_counter()
     sol = solve(expr, stepper, parallel=parallel, on_batch=on_batch)
