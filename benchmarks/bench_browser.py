@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from benchmarks.problems import core_problems  # noqa: E402
+from benchmarks.core_problems import core_problems  # noqa: E402
 
 PAGE_SOLVE = """async ([expr, parallel]) => {
   const { solve } = await import('/solve.js');

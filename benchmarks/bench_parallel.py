@@ -16,7 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from sketchpad import solve  # noqa: E402
 from sketchpad.expr import evaluate_python, parse  # noqa: E402
-from sketchpad.model.stepper import load_stepper  # noqa: E402
+from sketchpad.model.loading import load_stepper  # noqa: E402
 from sketchpad.digits import to_digits  # noqa: E402
 
 
@@ -32,9 +32,9 @@ def main():
     ap.add_argument("--backends", default="torch,onnx")
     args = ap.parse_args()
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}; best of {args.repeat}\n")
-    print("| backend | problem | mode | batches | forward passes | time (s) | in forward passes | speed-up |")
-    print("|---|---|---|---:|---:|---:|---:|---:|")
+          f"load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())}; best of {args.repeat}\n")
+    print("| backend | problem | mode | batches | forward rows | views presented | time (s) | in forward passes | speed-up |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
     for backend in args.backends.split(","):
         stepper = load_stepper(None, backend=backend)
         for name, expr in problems():
@@ -52,7 +52,7 @@ def main():
                 s = res[parallel]
                 speed = res[False].seconds / s.seconds
                 print(f"| {backend} | {name} | {'parallel' if parallel else 'sequential'} | {s.batches:,} | "
-                      f"{s.forward_passes:,} | {s.seconds:.3f} | {s.stepper_seconds / s.seconds:.0%} | "
+                      f"{s.forward_passes:,} | {s.views_presented:,} | {s.seconds:.3f} | {s.stepper_seconds / s.seconds:.0%} | "
                       f"{speed:.1f}x |")
 
 

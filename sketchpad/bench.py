@@ -33,7 +33,7 @@ def _signed(v: int) -> str:
 
 
 def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]:
-    """`solve_fn(expr) -> dict(result, forward_passes, batches, seconds)`."""
+    """`solve_fn(expr) -> dict(result, forward_passes, views_presented, batches, views_used, seconds)`."""
     rows = []
     items = problems
     if progress:
@@ -50,7 +50,8 @@ def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]
         wall = time.perf_counter() - t
         rows.append({"id": p["id"], "kind": p.get("kind"), "ok": out.get("result") == want,
                      "error": err, "forward_passes": out.get("forward_passes", 0),
-                     "batches": out.get("batches", 0), "seconds": out.get("seconds", wall),
+                     "views_presented": out.get("views_presented", 0), "batches": out.get("batches", 0),
+                     "views_used": out.get("views_used", 0), "seconds": out.get("seconds", wall),
                      "answer_digits": len(want.lstrip("-"))})
     return rows
 
@@ -60,18 +61,20 @@ def summarise(rows: list[dict]) -> dict:
     p95 = secs[min(len(secs) - 1, int(round(0.95 * (len(secs) - 1))))]
     return {"solved": sum(r["ok"] for r in rows), "total": len(rows),
             "forward_passes": sum(r["forward_passes"] for r in rows),
+            "views_presented": sum(r.get("views_presented", 0) for r in rows),
             "batches": sum(r["batches"] for r in rows),
             "median_seconds": statistics.median(secs), "p95_seconds": p95,
             "total_seconds": sum(secs)}
 
 
 def markdown(set_name: str, backend: str, s: dict, env: dict) -> str:
-    return (f"| set | backend | solved | forward passes | batches | median (s) | p95 (s) | total (s) |\n"
-            f"|---|---|---:|---:|---:|---:|---:|---:|\n"
+    return (f"| set | backend | solved | forward passes | views presented | batches | median (s) | p95 (s) | total (s) |\n"
+            f"|---|---|---:|---:|---:|---:|---:|---:|---:|\n"
             f"| {set_name} | {backend} | {s['solved']}/{s['total']} | {s['forward_passes']:,} | "
-            f"{s['batches']:,} | {s['median_seconds']:.4f} | {s['p95_seconds']:.4f} | "
+            f"{s.get('views_presented', 0):,} | {s['batches']:,} | {s['median_seconds']:.4f} | {s['p95_seconds']:.4f} | "
             f"{s['total_seconds']:.1f} |\n\n"
-            f"{env['date']}, {env['machine']}, Python {env['python']}, {env['versions']}\n")
+            f"{env['date']}, {env['machine']}, Python {env['python']}, {env['versions']}"
+            + (f", load average {env['load']}" if env.get("load") else "") + "\n")
 
 
 def environment() -> dict:
@@ -83,6 +86,7 @@ def environment() -> dict:
         except md.PackageNotFoundError:
             pass
     import os
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else ""
     return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
-            "python": platform.python_version(), "versions": ", ".join(versions)}
+            "python": platform.python_version(), "versions": ", ".join(versions), "load": load}

@@ -2,7 +2,7 @@
 `sketchpad bench SET --backend browser`.
 
     solver = BrowserSolver(model=None, parallel=True)   # starts the server, the browser, certifies
-    solver("12345 * 678")   # -> {"result", "forward_passes", "batches", "views_used", "seconds", ...}
+    solver("12345 * 678")   # -> {"result", "forward_passes", "views_presented", "batches", "views_used", "seconds", ...}
     solver.close()
 
 The page's model must first hold a certificate under the page's rule (web/certify/policy.js):
@@ -37,7 +37,7 @@ SOLVE_JS = """async ([expr, parallel]) => {
   const t = performance.now();
   try {
     const r = await solve(expr, window.__benchModel.stepper, { parallel });
-    return { result: r.value, forward_passes: r.forwardPasses, batches: r.batches, views_used: r.viewsUsed,
+    return { result: r.value, forward_passes: r.forwardPasses, views_presented: r.viewsPresented, batches: r.batches, views_used: r.viewsUsed,
              seconds: (performance.now() - t) / 1000, stepper_seconds: (r.stepperMs ?? 0) / 1000,
              stepper: 'browser:' + window.__benchModel.provider };
   } catch (e) {

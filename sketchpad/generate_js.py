@@ -3,8 +3,8 @@
     python -m sketchpad.generate_js            # writes web/generated/*.json
     python -m sketchpad.generate_js --check    # exit 1 if a committed file is stale (tests run it)
 
-constants.json         the alphabets, operations, scan families, size limits and refusal messages
-                       (sketchpad/symbols.py, runtime.py, expr.py, solve.py)
+constants.json         the alphabets, operations, scan families, speculation states, size limits and
+                       refusal messages (sketchpad/symbols.py, runtime.py, procedures.py, expr.py, solve.py)
 certificate-rule.json  the certificate rule's constants (sketchpad/certify/policy.py): one rule,
                        applied by the page (web/certify/policy.js) and by Python alike
 """
@@ -24,7 +24,8 @@ OUT = WEB_ROOT / "generated"
 
 def constants() -> dict:
     from .expr import FORBIDDEN, FUNCTIONS, Limits
-    from .runtime import FAMILIES
+    from .procedures import ADD2_DIGITS, DQ_STATES
+    from .runtime import FAMILIES, MUL_CARRIES
     from .solve import QUADRATIC_OPS
     limits = dataclasses.asdict(Limits())
     camel = {k: "".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))) for k in limits}
@@ -40,6 +41,9 @@ def constants() -> dict:
         "scan_ops": sorted(S.SCAN_OPS, key=S.OPS.index),
         "control": {name: getattr(S, name) for name in ("HALT", "CMP", "SWAP", "ADJ")},
         "families": {op: [list(s) for s in states] for op, states in FAMILIES.items()},
+        "mul_carries": {d: list(cs) for d, cs in MUL_CARRIES.items()},
+        "dq_states": [list(s) for s in DQ_STATES],
+        "add2_digits": list(ADD2_DIGITS),
         "limits": {camel[k]: v for k, v in limits.items()},
         "functions": dict(FUNCTIONS),
         "quadratic_ops": list(QUADRATIC_OPS),

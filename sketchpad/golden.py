@@ -142,11 +142,12 @@ def trace(expr: str, parallel: bool = True, max_digits: int | None = None) -> di
         ws = sol.worksheet
         v = sol.value
         out["result"] = ("-" if v < 0 else "") + to_digits(v)
-        out["counters"] = {"forward_passes": sol.forward_passes, "batches": sol.batches,
-                           "views_used": sol.views_used}
+        out["counters"] = {"forward_passes": sol.forward_passes, "views_presented": sol.views_presented,
+                           "batches": sol.batches, "views_used": sol.views_used}
     except InputError as e:
         out["error"] = str(e)
-        out["counters"] = {"forward_passes": sum(len(b) for b in raw), "batches": len(raw),
+        out["counters"] = {"forward_passes": sum(len({v for v, _, _ in b}) for b in raw),
+                           "views_presented": sum(len(b) for b in raw), "batches": len(raw),
                            "views_used": len({v for b in raw for v, _, _ in b})}
     rows = {}
     if ws is not None:

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .digits import to_digits, to_int
 from .errors import InputError, StepperFault
-from .runtime import PARALLEL, ask, expect, scan, together
+from .runtime import FAMILIES, PARALLEL, Probe, ask, expect, scan, select_probes, speculate, together
 from .sheet import Cell, Row, Sheet, input_number
 from .symbols import (ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS,
                       MUL, NEG, NONZERO_FLAG, ODD, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB,
@@ -173,7 +173,8 @@ def divide_rows(sheet: Sheet, a: Row, b: Row):
     For each quotient position the runtime brings down one digit of a (sharing its cell) and
     subtracts |b| until a subtraction borrows; a DQ step reads that borrow and the digit so far
     and writes the next count, or declares the digit final.  The remainder keeps |b|'s width
-    plus one column; its top column is zero whenever the steps are right.
+    plus one column; its top column is zero whenever the steps are right.  In the parallel
+    mode all trials of one quotient digit are one batch (`trial_probes`, `speculate`).
     """
     la, lb = a.width(), b.width()
     quotient = sheet.row("q")
@@ -187,50 +188,138 @@ def divide_rows(sheet: Sheet, a: Row, b: Row):
     for k in positions:
         cur = rounds[0][1] if rounds is not None else [a.cells[k]] + rem[:lb]
         r = _row(sheet, "r", cells=cur, offset=k)
-        for trial in range(10):
-            t, borrow = yield from sub_rows(sheet, r, b, "-b", offset=k)
-            step = yield from ask(View(DQ, borrow, quotient.sym(k), BLANK),
-                                  ((t, None), (quotient, k), None))
-            Sheet.write(quotient, k, step)
-            if expect(step, (SUB, HALT), "quotient digit") == HALT:
-                break
-            r = t
+        trials = _quotient_digit(sheet, r, b, quotient, k)
+        if PARALLEL.get():
+            r = yield from speculate(trial_probes(r, b, (quotient, k)), trials)
         else:
-            raise StepperFault("a quotient digit counted past 9")
+            r = yield from trials
         rem = r.cells
     return quotient, rem[:max(lb, 1)]
 
 
+def _quotient_digit(sheet: Sheet, r: Row, b: Row, quotient: Row, k: int):
+    """The trials of one quotient digit (sequential code): subtract |b| until a subtraction
+    borrows, counting with DQ steps; returns the last row that fitted (the remainder)."""
+    for trial in range(10):
+        t, borrow = yield from sub_rows(sheet, r, b, "-b", offset=k)
+        step = yield from ask(View(DQ, borrow, quotient.sym(k), BLANK),
+                              ((t, None), (quotient, k), None))
+        Sheet.write(quotient, k, step)
+        if expect(step, (SUB, HALT), "quotient digit") == HALT:
+            return r
+        r = t
+    raise StepperFault("a quotient digit counted past 9")
+
+
+# Parallel quotient and root digits: what one digit's trials can present.
+BORROWS = (BLANK, "1")
+DQ_STATES = tuple((bo, cnt) for cnt in (BLANK,) + tuple("123456789") for bo in BORROWS
+                  if not (bo == BLANK and cnt == "9"))   # (borrow, count so far): the 19 DQ views of V
+ADD2_DIGITS = tuple("13579")                             # ADD2 reads the units digit of an odd number
+
+
+def _digits_and(sym: str) -> tuple:
+    return tuple(DIGITS) if sym in DIGITS else tuple(DIGITS) + (sym,)
+
+
+_new = tuple.__new__
+_SUB_BY_X = {(y, c): tuple(_new(View, (SUB, x, y, c)) for x in DIGITS)
+             for y in tuple(DIGITS) + (BLANK,) for c in BORROWS}
+
+
+def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> list:
+    """Every view the trial subtractions of one digit could present, and the DQ views.
+
+    Trial 1 subtracts y from r; trial j subtracts from trial j-1's difference, whose digits
+    are not known before the batch: so column i (0 <= i < W = max(width r, width y)) is
+    presented with every digit x (and r's own symbol there, when it is not a digit), under
+    every borrow (none in column 0), and column W as (SUB, _, _, borrow).  y is fixed (a
+    division's divisor), except in its lowest `free_y` columns, which are presented with every
+    digit too (a square root's odd number grows by 2 per trial).  Then every DQ view (borrow,
+    count so far); `count` = (row, column) of the digit being counted.  Order: column, then y,
+    then borrow, then x.  A probe's position names only the cells that hold its symbols now
+    (the page highlights those): a hypothetical digit has none."""
+    W = max(r.width(), y.width())
+    probes = []
+    append = probes.append
+    for i in range(W):
+        yi, xi = y.sym(i), r.sym(i)
+        here = ((r, i), (y, i), None)
+        only_y = (None, (y, i), None)
+        for yy in (_digits_and(yi) if i < free_y else (yi,)):
+            w_x, w = (here, only_y) if yy == yi else (((r, i), None, None), None)
+            for c in ((BLANK,) if i == 0 else BORROWS):
+                for v in _SUB_BY_X[(yy, c)]:
+                    append(_new(Probe, (v, w_x if v[1] == xi else w)))
+                if xi not in DIGITS:
+                    append(Probe(View(SUB, xi, yy, c), w_x))
+    for c in BORROWS:
+        probes.append(Probe(View(SUB, BLANK, BLANK, c), ((r, W), (y, W), None)))
+    row, col = count
+    for bo, cnt in DQ_STATES:
+        probes.append(Probe(View(DQ, bo, cnt, BLANK), (None, (row, col), None) if cnt == row.sym(col) else None))
+    return probes
+
+
 def sqrt_rows(sheet: Sheet, a: Row):
     """Digit-by-digit square root: for each pair of digits, subtract 20p+1, 20p+3, ... until a
-    subtraction borrows; the count is the next root digit (a DQ step, as in division)."""
+    subtraction borrows; the count is the next root digit (a DQ step, as in division).  In the
+    parallel mode each root digit is two batches: 2p with the odd number's units digit, then
+    all trials (`speculate`)."""
     la = a.width()
     root: list = []
     rem: list = []
+    parallel = PARALLEL.get()
     for p in range((la + 1) // 2 - 1, -1, -1):
         r = _row(sheet, "r", cells=a.cells[2 * p:2 * p + 2] + rem, offset=2 * p)
         proot = _row(sheet, "p", cells=root)
-        twice = yield from add_rows(sheet, proot, proot, "2p")
-        odd = sheet.row("20p+1", 2 * p)
-        step = yield from ask(View(ODD, BLANK, BLANK, BLANK), None)
-        expect(step, (HALT,), "odd number")
-        Sheet.write(odd, 0, step)
-        for i, c in enumerate(twice.cells):
-            odd.put(i + 1, c)
-        digit = sheet.row("digit")
-        for trial in range(10):
-            t, borrow = yield from sub_rows(sheet, r, odd, "-odd", offset=2 * p)
-            step = yield from ask(View(DQ, borrow, digit.sym(0), BLANK), ((t, None), (digit, 0), None))
-            Sheet.write(digit, 0, step)
-            if expect(step, (SUB, HALT), "root digit") == HALT:
-                break
-            r = t
-            odd = yield from increment(sheet, odd, "+2", op=ADD2)
+        first = _odd_number(sheet, proot, p)
+        if parallel:
+            probes = select_probes(ADD, proot, proot, BLANK, 0, proot.width() + 2, FAMILIES[ADD])
+            probes.append(Probe(View(ODD, BLANK, BLANK, BLANK), None))
+            odd = yield from speculate(probes, first)
         else:
-            raise StepperFault("a root digit counted past 9")
+            odd = yield from first
+        digit = sheet.row("digit")
+        trials = _root_digit(sheet, r, odd, digit, p)
+        if parallel:
+            probes = trial_probes(r, odd, (digit, 0), free_y=2)
+            probes += [Probe(View(ADD2, d, BLANK, BLANK), ((odd, 0), None, None) if d == odd.sym(0) else None)
+                       for d in ADD2_DIGITS]
+            probes += [Probe(View(INC, d, BLANK, BLANK), ((odd, 1), None, None) if d == odd.sym(1) else None)
+                       for d in _digits_and(odd.sym(1))]
+            r = yield from speculate(probes, trials)
+        else:
+            r = yield from trials
         root = [digit.cells[0]] + root
         rem = r.cells[:len(root) + 1]
     return root
+
+
+def _odd_number(sheet: Sheet, proot: Row, p: int):
+    """20p+1: the row 2p (an addition p + p) with a units digit 1 from an ODD step."""
+    twice = yield from add_rows(sheet, proot, proot, "2p")
+    odd = sheet.row("20p+1", 2 * p)
+    step = yield from ask(View(ODD, BLANK, BLANK, BLANK), None)
+    expect(step, (HALT,), "odd number")
+    Sheet.write(odd, 0, step)
+    for i, c in enumerate(twice.cells):
+        odd.put(i + 1, c)
+    return odd
+
+
+def _root_digit(sheet: Sheet, r: Row, odd: Row, digit: Row, p: int):
+    """The trials of one root digit (sequential code): subtract 20p+1, 20p+3, ... until a
+    subtraction borrows, counting with DQ steps; returns the last row that fitted."""
+    for trial in range(10):
+        t, borrow = yield from sub_rows(sheet, r, odd, "-odd", offset=2 * p)
+        step = yield from ask(View(DQ, borrow, digit.sym(0), BLANK), ((t, None), (digit, 0), None))
+        Sheet.write(digit, 0, step)
+        if expect(step, (SUB, HALT), "root digit") == HALT:
+            return r
+        r = t
+        odd = yield from increment(sheet, odd, "+2", op=ADD2)
+    raise StepperFault("a root digit counted past 9")
 
 
 # ---------------------------------------------------------------- signed procedures

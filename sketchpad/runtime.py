@@ -3,21 +3,26 @@ what the steps say where the procedure says.  It never computes a symbol.
 
 Procedures are Python generators.  A procedure yields a list of probes (a view and the three
 sheet positions it was read from) and receives the list of steps for them.  `drive` sends
-each yielded list to the stepper as one batch, so independent work (the rows of a product)
-becomes one forward pass per view and one batch per column.  `together` runs several
-procedures in lock step and merges their requests into one batch.
+each yielded list to the stepper as one batch: each *distinct* view of the batch goes through
+the stepper once (one forward row), and its step is handed back wherever the view was
+presented.  Nothing is kept between batches: every batch asks the stepper afresh.
+`together` runs several procedures in lock step and merges their requests into one batch;
+`speculate` presents every view a stretch of sequential work could need in one batch and then
+runs that sequential work against the batch's steps (parallel quotient and root digits).
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
+import gc
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable, NamedTuple, Protocol
 
 from .errors import StepperFault
 from .sheet import Row, Sheet
-from .symbols import (ADD, ADD2, BLANK, CMP_EQ, CMP_GT, CMP_LT, HALT, INC, SCAN_OPS, SUB, ZT,
-                      Step, View)
+from .symbols import (ADD, ADD2, BLANK, CMP_EQ, CMP_GT, CMP_LT, DIGITS, HALT, INC, MUL, SCAN_OPS, SUB,
+                      ZT, Step, View)
 
 # Parallel (carry-select) mode: a scan presents every column at once, under every state the
 # column could be entered in, then follows the states the steps emitted.  The states of each
@@ -31,6 +36,9 @@ FAMILIES = {
     INC: ((INC, BLANK),),
     ADD2: ((INC, BLANK),),
 }
+# A partial-product row a x d: the carries that can enter a column are blank and 1..d-1 (the
+# MUL views of V); a carry-select MUL scan presents each column under those states.
+MUL_CARRIES = {d: (BLANK,) + tuple(str(k) for k in range(1, int(d))) for d in DIGITS}
 
 
 class Stepper(Protocol):
@@ -41,34 +49,58 @@ class Stepper(Protocol):
 
 @dataclass
 class Counters:
+    """forward_passes: forward rows the stepper computed (distinct views per batch, summed);
+    views_presented: views the runtime presented (a view presented twice in one batch counts
+    twice); batches: stepper calls (sequential depth); views: the distinct views of the solve;
+    fallbacks: speculative blocks that met a view their batch had not presented (0 for a
+    stepper that is exact on V)."""
     forward_passes: int = 0
+    views_presented: int = 0
     batches: int = 0
     seconds: float = 0.0
     stepper_seconds: float = 0.0
     views: set = field(default_factory=set)
+    fallbacks: int = 0
 
     def as_dict(self) -> dict:
-        return {"forward_passes": self.forward_passes, "batches": self.batches,
-                "views_used": len(self.views), "seconds": round(self.seconds, 6),
+        return {"forward_passes": self.forward_passes, "views_presented": self.views_presented,
+                "batches": self.batches, "views_used": len(self.views), "seconds": round(self.seconds, 6),
                 "stepper_seconds": round(self.stepper_seconds, 6)}
 
 
-class Probe:
-    """A view plus where its cells were read (for drawing and traces only)."""
-    __slots__ = ("view", "where")
+# The counters of the run being driven (speculate records its fallbacks there).
+_COUNTERS: contextvars.ContextVar = contextvars.ContextVar("sketchpad_counters", default=None)
 
-    def __init__(self, view: View, where):
-        self.view = view
-        self.where = where
+
+@contextlib.contextmanager
+def _no_collector():
+    """No garbage-collector pauses inside a solve: a run makes many small acyclic objects
+    (cells, rows, probes), and generational collections over a process that holds a model
+    cost more than the run itself.  Restored afterwards; nested runs are fine."""
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+class Probe(NamedTuple):
+    """A view plus where its cells were read (for drawing and traces only)."""
+    view: View
+    where: object
 
 
 class Run:
     """One solve: the stepper, the counters, and optional trace of (view, step) pairs."""
 
     def __init__(self, stepper: Stepper, trace: bool = False, on_batch: Callable | None = None,
-                 parallel: bool = True):
+                 parallel: bool = True, dedup: bool = True):
         self.stepper = stepper
         self.parallel = parallel
+        self.dedup = dedup          # False: every presented view is its own forward row (tests, measurement)
         self.counters = Counters()
         self.trace: list | None = [] if trace else None
         self.on_batch = on_batch
@@ -77,26 +109,37 @@ class Run:
     def drive(self, gen):
         """Run a procedure generator to completion and return its value."""
         token = PARALLEL.set(self.parallel)
+        counters = _COUNTERS.set(self.counters)
         try:
-            return self._drive(gen)
+            with _no_collector():
+                return self._drive(gen)
         finally:
+            _COUNTERS.reset(counters)
             PARALLEL.reset(token)
 
     def _drive(self, gen):
         c = self.counters
         stepper = self.stepper
+        dedup = self.dedup
         try:
             probes = next(gen)
             while True:
                 views = [p.view for p in probes]
+                asked = list(dict.fromkeys(views)) if dedup else views
                 t = time.perf_counter()
-                steps = stepper(views)
+                got = stepper(asked)
                 c.stepper_seconds += time.perf_counter() - t
-                if len(steps) != len(views):
-                    raise StepperFault(f"stepper returned {len(steps)} steps for {len(views)} views")
-                c.forward_passes += len(views)
+                if len(got) != len(asked):
+                    raise StepperFault(f"stepper returned {len(got)} steps for {len(asked)} views")
+                if len(asked) == len(views):
+                    steps = got
+                else:                          # each presented view gets its view's one step
+                    answer = dict(zip(asked, got))
+                    steps = [answer[v] for v in views]
+                c.forward_passes += len(asked)
+                c.views_presented += len(views)
                 c.batches += 1
-                c.views.update(views)
+                c.views.update(asked)
                 if self.trace is not None:
                     self.trace.append([(v, s) for v, s in zip(views, steps)])
                 if self.on_batch is not None:
@@ -140,6 +183,9 @@ def ask(view: View, where=None):
     return steps[0]
 
 
+_tuple_new = tuple.__new__
+
+
 def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
          out: Row | None = None, start: int = 0, fixed=None):
     """Walk columns upwards from `start`, presenting (op, x_i, y_i, carry_i).
@@ -150,15 +196,17 @@ def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
     control word.  A scan that runs past its operands is a stepper fault, never a hang.
     """
     limit = max(x.width(), y.width() if y is not None else 0) + 2
-    if op in FAMILIES and PARALLEL.get():
-        return (yield from _scan_select(op, x, y, carry, out, start, limit))
+    if PARALLEL.get():
+        states = _family(op, fixed)
+        if states is not None:
+            return (yield from _scan_select(op, x, y, carry, out, start, limit, fixed, states))
     i = start
     fixed_sym = fixed.sym if fixed is not None else BLANK
     while True:
         b = y.sym(i) if y is not None else fixed_sym
         c = carry.sym(i) if carry is not None else BLANK
         where = ((x, i), (y, i) if y is not None else (fixed, None), (carry, i) if carry is not None else None)
-        steps = yield [Probe(View(op, x.sym(i), b, c), where)]
+        steps = yield [_tuple_new(Probe, (_tuple_new(View, (op, x.sym(i), b, c)), where))]
         step = steps[0]
         _write(out, carry, i, step)
         if step.next not in SCAN_OPS:
@@ -169,6 +217,15 @@ def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
             raise StepperFault(f"a {op} scan did not halt after {limit} columns")
 
 
+def _family(op: str, fixed) -> tuple | None:
+    """The states a carry-select scan of `op` presents each column under, or None (no
+    carry-select for this scan).  A product row's states depend on its multiplier digit."""
+    if op == MUL:
+        d = fixed.sym if fixed is not None else None
+        return tuple((MUL, c) for c in MUL_CARRIES[d]) if d in MUL_CARRIES else None
+    return FAMILIES.get(op)
+
+
 def _write(out: Row | None, carry: Row | None, i: int, step: Step) -> None:
     """A scan step's symbol goes to out[i], its carry to carry[i+1] (blanks are not written)."""
     if out is not None and step.sym != BLANK:
@@ -177,30 +234,97 @@ def _write(out: Row | None, carry: Row | None, i: int, step: Step) -> None:
         Sheet.write(carry, i + 1, step, "flag")
 
 
+def select_probes(op: str, x: Row, y: Row | None, first_carry: str, start: int, limit: int,
+                  states, fixed=None, carry: Row | None = None) -> list:
+    """The probes of a carry-select scan: columns start..limit-1, the first under its real
+    state (op, first_carry), every other under every state, in the order of `states`: the
+    probe of (column i > start, states[k]) is probes[1 + (i - start - 1) * len(states) + k]."""
+    fixed_sym = fixed.sym if fixed is not None else BLANK
+    yw = ((fixed, None) if fixed is not None else None)
+    probes = []
+    append = probes.append
+    for i in range(start, limit):
+        where = ((x, i), (y, i) if y is not None else yw, (carry, i) if carry is not None else None)
+        a, b = x.sym(i), (y.sym(i) if y is not None else fixed_sym)
+        if i == start:
+            append(Probe(View(op, a, b, first_carry), where))
+            continue
+        for state_op, c in states:
+            append(_tuple_new(Probe, (_tuple_new(View, (state_op, a, b, c)), where)))
+    return probes
+
+
 def _scan_select(op: str, x: Row, y: Row | None, carry: Row | None, out: Row | None,
-                 start: int, limit: int):
+                 start: int, limit: int, fixed, states):
     """Carry-select scan: one batch with every column under every state of the family (the
     first column only under its real state), then follow the emitted states column by column.
     Only the followed steps are written, so the sheet equals the sequential scan's sheet."""
-    first = (op, carry.sym(start) if carry is not None else BLANK)
-    probes, index = [], {}
-    for i in range(start, limit):
-        where = ((x, i), (y, i) if y is not None else None, (carry, i) if carry is not None else None)
-        for state in ((first,) if i == start else FAMILIES[op]):
-            index[(i, state)] = len(probes)
-            probes.append(Probe(View(state[0], x.sym(i), y.sym(i) if y is not None else BLANK, state[1]), where))
+    first_carry = carry.sym(start) if carry is not None else BLANK
+    probes = select_probes(op, x, y, first_carry, start, limit, states, fixed, carry)
     steps = yield probes
-    state = first
+    position = {state: k for k, state in enumerate(states)}
+    n = len(states)
+    step = steps[0]
     for i in range(start, limit):
-        k = index.get((i, state))
-        if k is None:
-            raise StepperFault(f"stepper moved a {op} scan to state {state}, outside its family")
-        step = steps[k]
+        if i > start:
+            state = (step.next, step.flag if carry is not None else BLANK)
+            k = position.get(state)
+            if k is None:
+                raise StepperFault(f"stepper moved a {op} scan to state {state}, outside its family")
+            step = steps[1 + (i - start - 1) * n + k]
         _write(out, carry, i, step)
         if step.next not in SCAN_OPS:
             return step, i
-        state = (step.next, step.flag if carry is not None else BLANK)
     raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def speculate(probes: list, follow):
+    """Present `probes` as one batch, then run the generator `follow` - the sequential code of
+    the same work - answering each view it asks with the step that view received in that batch.
+    `follow` writes the sheet, so the sheet is the sequential run's.  If it asks a view the batch
+    did not present (only a stepper that is wrong on V leads there), the rest of `follow` runs
+    as plain sequential batches: the result is still exactly the sequential run's.  Returns
+    `follow`'s value.
+
+    `follow` runs in the sequential mode, and only while it runs: generators that share this
+    batch through `together` keep their own mode."""
+    steps = yield probes
+    answers: dict = {}
+    for p, s in zip(probes, steps):
+        answers.setdefault(p[0], s)
+    get = answers.get
+    token = PARALLEL.set(False)
+    try:
+        request = follow.send(None)
+        while True:
+            if len(request) == 1:
+                s = get(request[0][0])
+                if s is not None:
+                    request = follow.send([s])
+                    continue
+            else:
+                got = [get(p[0]) for p in request]
+                if None not in got:
+                    request = follow.send(got)
+                    continue
+            break
+    except StopIteration as stop:
+        return stop.value
+    finally:
+        PARALLEL.reset(token)
+    # A view outside the batch: from here on, plain sequential batches.
+    counters = _COUNTERS.get()
+    if counters is not None:
+        counters.fallbacks += 1
+    while True:
+        got = yield request
+        token = PARALLEL.set(False)
+        try:
+            request = follow.send(got)
+        except StopIteration as stop:
+            return stop.value
+        finally:
+            PARALLEL.reset(token)
 
 
 def expect(step: Step, allowed: tuple, where: str) -> str:
@@ -209,4 +333,5 @@ def expect(step: Step, allowed: tuple, where: str) -> str:
     return step.next
 
 
-__all__ = ["Counters", "Probe", "Run", "Stepper", "ask", "expect", "scan", "together", "HALT"]
+__all__ = ["Counters", "Probe", "Run", "Stepper", "ask", "expect", "scan", "select_probes", "speculate",
+           "together", "HALT"]

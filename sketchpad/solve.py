@@ -18,6 +18,10 @@ QUADRATIC_OPS = ("*", "//", "%", "sqrt", "gcd")     # work grows as n^2: their o
 
 @dataclass
 class Solution:
+    """The value and the counters of one solve.  forward_passes: forward rows the stepper
+    computed (each distinct view of a batch once); views_presented: views the runtime
+    presented (a view presented twice in a batch counts twice); batches: stepper calls, the
+    sequential depth; views_used: distinct views of the whole solve."""
     value: int
     forward_passes: int
     batches: int
@@ -29,6 +33,8 @@ class Solution:
     trace: list | None = field(default=None, repr=False)
     last_where: object = field(default=None, repr=False)
     views: set = field(default_factory=set, repr=False)      # the distinct views presented
+    views_presented: int = 0
+    fallbacks: int = field(default=0, repr=False)            # speculative blocks that fell back (see runtime)
 
     def __int__(self) -> int:
         return self.value
@@ -37,7 +43,7 @@ class Solution:
         from .digits import to_digits
         v = self.value
         return {"result": ("-" if v < 0 else "") + to_digits(v), "forward_passes": self.forward_passes,
-                "batches": self.batches, "views_used": self.views_used,
+                "views_presented": self.views_presented, "batches": self.batches, "views_used": self.views_used,
                 "seconds": round(self.seconds, 6), "stepper_seconds": round(self.stepper_seconds, 6),
                 "stepper": self.stepper}
 
@@ -64,13 +70,14 @@ def _check(limits: Limits, op: str, *nums: Num) -> None:
 
 
 def solve(expr: str, stepper, *, parallel: bool = True, trace: bool = False,
-          limits: Limits = Limits(), on_batch=None) -> Solution:
+          limits: Limits = Limits(), on_batch=None, dedup: bool = True) -> Solution:
     """Evaluate `expr` on the sheet with `stepper` (a Stepper, or "reference").
     `parallel=False` is the one-view-per-pass sequential mode; the default carry-select mode
-    presents the same kind of views in far fewer batches."""
+    presents the same kind of views in far fewer batches.  `dedup=False` sends every presented
+    view through the stepper, repeats included (same sheet, more forward rows)."""
     tree = parse(expr, limits)
     st = as_stepper(stepper)
-    run = Run(st, trace=trace, on_batch=on_batch, parallel=parallel)
+    run = Run(st, trace=trace, on_batch=on_batch, parallel=parallel, dedup=dedup)
     ws = Worksheet()
     t0 = time.perf_counter()
 
@@ -104,4 +111,5 @@ def solve(expr: str, stepper, *, parallel: bool = True, trace: bool = False,
     c = run.counters
     c.seconds = time.perf_counter() - t0
     return Solution(value, c.forward_passes, c.batches, len(c.views), c.seconds, c.stepper_seconds,
-                    getattr(st, "name", type(st).__name__), ws, run.trace, run.last_where, c.views)
+                    getattr(st, "name", type(st).__name__), ws, run.trace, run.last_where, c.views,
+                    c.views_presented, c.fallbacks)

@@ -38,6 +38,24 @@ def test_gate_zero_is_base_on_views(gated):
         assert torch.equal(forward_logits(model, ids), forward_logits(reference, ids))
 
 
+def test_gate_zero_is_base_on_step_rows(gated):
+    """The steppers' path (last position, step-token rows of the output layer only) is also the
+    base model's, bit for bit, at g = 0; at g = 1 it is the full path's slice up to rounding."""
+    model, reference, gate, vt, _ = gated
+    ids = _view_ids(vt)
+    rows = vt.step_ids
+    with torch.no_grad():
+        gate.set(0.0)
+        assert torch.equal(forward_logits(model, ids, rows=rows), forward_logits(reference, ids, rows=rows))
+        gate.set(1.0)
+        try:
+            fast, full = forward_logits(model, ids, rows=rows), forward_logits(model, ids)[:, rows]
+            assert not torch.equal(fast, forward_logits(reference, ids, rows=rows))
+            assert torch.allclose(fast, full, rtol=0, atol=1e-4) and torch.equal(fast.argmax(1), full.argmax(1))
+        finally:
+            gate.set(0.0)
+
+
 def test_gate_zero_is_base_on_text(gated):
     model, reference, gate, _, tok = gated
     ids = torch.tensor([tok(TEXT, add_special_tokens=False)["input_ids"]])
@@ -81,6 +99,7 @@ def test_default_model_gate_zero_is_its_base():
     t = torch.tensor([tok(TEXT, add_special_tokens=False)["input_ids"]])
     with torch.no_grad():
         assert torch.equal(forward_logits(model, ids), forward_logits(base, ids))
+        assert torch.equal(forward_logits(model, ids, rows=vt.step_ids), forward_logits(base, ids, rows=vt.step_ids))
         assert torch.equal(text_logits(model, t), text_logits(base, t))
         gate.set(1.0)
         assert not torch.equal(forward_logits(model, ids), forward_logits(base, ids))

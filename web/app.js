@@ -14,7 +14,8 @@
 //   #on-server       solve on the server (POST /api/solve/stream, progress as server-sent events)
 //                    instead of in this page; the default is this page
 //   #view-line       the last view read and the step the model emitted, as text
-//   #counters        forward passes #c-passes, batches #c-batches, distinct views #c-views,
+//   #counters        forward passes (rows the model computed) #c-passes, views presented
+//                    #c-presented, batches #c-batches, distinct views #c-views,
 //                    model time #c-model-ms, wall time #c-time
 //   #speed           animation speed (0 slowest .. 6 no delay); #speed-label says it in words
 //   #skip            "Skip to answer": stop drawing and finish at full speed
@@ -126,8 +127,9 @@ async function downloadSheet() {
 
 function fmtMs(ms) { return ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`; }
 
-function setCounters({ forwardPasses = 0, batches = 0, views = 0, modelMs = 0, ms = 0 }) {
+function setCounters({ forwardPasses = 0, viewsPresented = 0, batches = 0, views = 0, modelMs = 0, ms = 0 }) {
   $('c-passes').textContent = forwardPasses.toLocaleString('en-US');
+  $('c-presented').textContent = viewsPresented.toLocaleString('en-US');
   $('c-batches').textContent = batches.toLocaleString('en-US');
   $('c-views').textContent = views.toLocaleString('en-US');
   $('c-model-ms').textContent = fmtMs(modelMs);
@@ -249,7 +251,7 @@ async function onSolve(ev) {
     const delay = state.skip ? 0 : 1000 / SPEEDS[Number($('speed').value)];
     const now = performance.now();
     if (!state.skip && (delay > 0 || now - lastPaint > 30)) {
-      setCounters({ forwardPasses: c.forwardPasses, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: now - t0 });
+      setCounters({ forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: now - t0 });
       sheetView.highlight(probes);
       const v = probes[probes.length - 1].view, s = steps[steps.length - 1];
       $('view-line').textContent = `batch ${c.batches}: ${probes.length} view${probes.length > 1 ? 's' : ''} · last `
@@ -265,17 +267,17 @@ async function onSolve(ev) {
   try {
     const r = await solve($('expr').value, state.stepper, { onBatch, parallel: !$('sequential').checked });
     showAnswer(r.value);
-    setCounters({ forwardPasses: r.forwardPasses, batches: r.batches, views: r.viewsUsed, modelMs: r.stepperMs, ms: performance.now() - t0 });
+    setCounters({ forwardPasses: r.forwardPasses, viewsPresented: r.viewsPresented, batches: r.batches, views: r.viewsUsed, modelMs: r.stepperMs, ms: performance.now() - t0 });
     sheetView.show(r.sheet);
     sheetView.scrollToEnd();
-    $('view-line').textContent = `done: ${r.batches} batches, ${r.forwardPasses} forward passes`;
+    $('view-line').textContent = `done: ${r.batches} batches, ${r.forwardPasses} forward passes, ${r.viewsPresented} views presented`;
     setState('done');
   } catch (e) {
     if (e.sheet) { sheetView.show(e.sheet); sheetView.scrollToEnd(); }
     $('view-line').textContent = e.counters ? `stopped after ${e.counters.batches} batches` : '';
     if (e.counters) {
       const c = e.counters;
-      setCounters({ forwardPasses: c.forwardPasses, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: performance.now() - t0 });
+      setCounters({ forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: performance.now() - t0 });
     }
     if (e.name === 'InputError') { showError(e.message); setState('error'); }
     else if (e.name === 'StepperFault') { showError(`The model made a step the runtime cannot follow (a stepper fault): ${e.message}`); setState('failed'); }
@@ -317,12 +319,12 @@ async function solveRemotely(expr) {
       : `on ${who}: batch ${p.batches.toLocaleString('en-US')} · ${p.forward_passes.toLocaleString('en-US')} forward passes · `
         + `${p.views_used.toLocaleString('en-US')} distinct views · ${p.seconds.toFixed(1)} s `
         + `(budget: ${Math.round(100 * Math.max(b.seconds_used, b.forward_passes_used))}% used)`;
-    setCounters({ forwardPasses: p.forward_passes, batches: p.batches, views: p.views_used, modelMs: 0, ms: performance.now() - t0 });
+    setCounters({ forwardPasses: p.forward_passes, viewsPresented: p.views_presented ?? 0, batches: p.batches, views: p.views_used, modelMs: 0, ms: performance.now() - t0 });
   };
   try {
     const r = await solveOnServer(expr, { parallel: !$('sequential').checked, onProgress });
     showAnswer(r.result, { sheet: false });
-    setCounters({ forwardPasses: r.forward_passes, batches: r.batches, views: r.views_used, modelMs: r.stepper_seconds * 1000, ms: performance.now() - t0 });
+    setCounters({ forwardPasses: r.forward_passes, viewsPresented: r.views_presented ?? 0, batches: r.batches, views: r.views_used, modelMs: r.stepper_seconds * 1000, ms: performance.now() - t0 });
     $('view-line').textContent = `done on ${who}: ${r.batches.toLocaleString('en-US')} batches, `
       + `${r.forward_passes.toLocaleString('en-US')} forward passes (the sheet is drawn only when the page solves)`;
     setState('done');

@@ -5,7 +5,8 @@
 // re-written.  Decisions come from flags that steps emitted; placement uses positions only.
 
 import { InputError, StepperFault } from './errors.js';
-import { ask, expect, parallelMode, scan, together } from './runtime.js';
+import C from './generated/constants.json' with { type: 'json' };
+import { ask, expect, FAMILIES, parallelMode, Probe, scan, selectProbes, speculate, together } from './runtime.js';
 import { Cell, INPUT, Row, Sheet } from './sheet.js';
 import {
   ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS, MUL, NEG, NONZERO_FLAG,
@@ -156,7 +157,8 @@ export function* increment(sheet, x, name = 'x+1', op = INC) {
 
 /** Long division of magnitudes |a| = q|b| + r: bring down a digit of a, subtract |b| until a
  *  subtraction borrows; a DQ step reads that borrow and the digit so far and writes the next
- *  count, or declares the digit final.  The remainder keeps |b|'s width plus one column. */
+ *  count, or declares the digit final.  The remainder keeps |b|'s width plus one column.  In
+ *  the parallel mode all trials of one quotient digit are one batch (trialProbes, speculate). */
 export function* divideRows(sheet, a, b) {
   const la = a.width(), lb = b.width();
   const quotient = sheet.row('q');
@@ -168,50 +170,115 @@ export function* divideRows(sheet, a, b) {
   for (const k of positions) {
     const cur = short ? [...a.cells] : [a.cells[k], ...rem.slice(0, lb)];
     let r = row(sheet, 'r', { cells: cur, offset: k });
-    let done = false;
-    for (let trial = 0; trial < 10; trial++) {
-      const [t, borrow] = yield* subRows(sheet, r, b, '-b', k);
-      const step = yield* ask([DQ, borrow, quotient.sym(k), BLANK], [[t, null], [quotient, k], null]);
-      Sheet.write(quotient, k, step);
-      if (expect(step, [SUB, HALT], 'quotient digit') === HALT) { done = true; break; }
-      r = t;
-    }
-    if (!done) throw new StepperFault('a quotient digit counted past 9');
+    const trials = quotientDigit(sheet, r, b, quotient, k);
+    if (parallelMode()) r = yield* speculate(trialProbes(r, b, [quotient, k]), trials);
+    else r = yield* trials;
     rem = r.cells;
   }
   return [quotient, rem.slice(0, Math.max(lb, 1))];
 }
 
+/** The trials of one quotient digit (sequential code); returns the last row that fitted. */
+function* quotientDigit(sheet, r, b, quotient, k) {
+  for (let trial = 0; trial < 10; trial++) {
+    const [t, borrow] = yield* subRows(sheet, r, b, '-b', k);
+    const step = yield* ask([DQ, borrow, quotient.sym(k), BLANK], [[t, null], [quotient, k], null]);
+    Sheet.write(quotient, k, step);
+    if (expect(step, [SUB, HALT], 'quotient digit') === HALT) return r;
+    r = t;
+  }
+  throw new StepperFault('a quotient digit counted past 9');
+}
+
+// Parallel quotient and root digits: what one digit's trials can present (procedures.py).
+const BORROWS = [BLANK, '1'];
+export const DQ_STATES = C.dq_states;
+export const ADD2_DIGITS = C.add2_digits;
+
+function digitsAnd(sym) { return DIGITS.includes(sym) && sym.length === 1 ? [...DIGITS] : [...DIGITS, sym]; }
+
+/** Every view the trial subtractions of one digit could present, and the DQ views
+ *  (procedures.py's trial_probes; the same order: column, then y, then borrow, then x).  A
+ *  probe's position names only the cells that hold its symbols now: a hypothetical digit has none. */
+export function trialProbes(r, y, [countRow, countCol], freeY = 0) {
+  const W = Math.max(r.width(), y.width());
+  const probes = [];
+  for (let i = 0; i < W; i++) {
+    const yi = y.sym(i), xi = r.sym(i);
+    const xs = digitsAnd(xi);
+    for (const yy of (i < freeY ? digitsAnd(yi) : [yi])) {
+      const [wX, w] = yy === yi ? [[[r, i], [y, i], null], [null, [y, i], null]] : [[[r, i], null, null], null];
+      for (const c of (i === 0 ? [BLANK] : BORROWS)) {
+        for (const x of xs) probes.push(new Probe([SUB, x, yy, c], x === xi ? wX : w));
+      }
+    }
+  }
+  for (const c of BORROWS) probes.push(new Probe([SUB, BLANK, BLANK, c], [[r, W], [y, W], null]));
+  for (const [bo, cnt] of DQ_STATES) {
+    probes.push(new Probe([DQ, bo, cnt, BLANK], cnt === countRow.sym(countCol) ? [null, [countRow, countCol], null] : null));
+  }
+  return probes;
+}
+
 /** Digit-by-digit square root: for each pair of digits subtract 20p+1, 20p+3, ... until a
- *  subtraction borrows; the count is the next root digit (a DQ step, as in division). */
+ *  subtraction borrows; the count is the next root digit (a DQ step, as in division).  In the
+ *  parallel mode each root digit is two batches: 2p with the odd number's units digit, then
+ *  all trials (speculate). */
 export function* sqrtRows(sheet, a) {
   const la = a.width();
   let root = [];
   let rem = [];
+  const parallel = parallelMode();
   for (let p = Math.floor((la + 1) / 2) - 1; p >= 0; p--) {
     let r = row(sheet, 'r', { cells: [...a.cells.slice(2 * p, 2 * p + 2), ...rem], offset: 2 * p });
     const proot = row(sheet, 'p', { cells: root });
-    const twice = yield* addRows(sheet, proot, proot, '2p');
-    let odd = sheet.row('20p+1', 2 * p);
-    let step = yield* ask([ODD, BLANK, BLANK, BLANK], null);
-    expect(step, [HALT], 'odd number');
-    Sheet.write(odd, 0, step);
-    twice.cells.forEach((c, i) => odd.put(i + 1, c));
-    const digit = sheet.row('digit');
-    let done = false;
-    for (let trial = 0; trial < 10; trial++) {
-      const [t, borrow] = yield* subRows(sheet, r, odd, '-odd', 2 * p);
-      step = yield* ask([DQ, borrow, digit.sym(0), BLANK], [[t, null], [digit, 0], null]);
-      Sheet.write(digit, 0, step);
-      if (expect(step, [SUB, HALT], 'root digit') === HALT) { done = true; break; }
-      r = t;
-      odd = yield* increment(sheet, odd, '+2', ADD2);
+    const first = oddNumber(sheet, proot, p);
+    let odd;
+    if (parallel) {
+      const probes = selectProbes(ADD, proot, proot, BLANK, 0, proot.width() + 2, FAMILIES[ADD]);
+      probes.push(new Probe([ODD, BLANK, BLANK, BLANK], null));
+      odd = yield* speculate(probes, first);
+    } else {
+      odd = yield* first;
     }
-    if (!done) throw new StepperFault('a root digit counted past 9');
+    const digit = sheet.row('digit');
+    const trials = rootDigit(sheet, r, odd, digit, p);
+    if (parallel) {
+      const probes = trialProbes(r, odd, [digit, 0], 2);
+      for (const d of ADD2_DIGITS) probes.push(new Probe([ADD2, d, BLANK, BLANK], d === odd.sym(0) ? [[odd, 0], null, null] : null));
+      for (const d of digitsAnd(odd.sym(1))) probes.push(new Probe([INC, d, BLANK, BLANK], d === odd.sym(1) ? [[odd, 1], null, null] : null));
+      r = yield* speculate(probes, trials);
+    } else {
+      r = yield* trials;
+    }
     root = [digit.cells[0], ...root];
     rem = r.cells.slice(0, root.length + 1);
   }
   return root;
+}
+
+/** 20p+1: the row 2p (an addition p + p) with a units digit 1 from an ODD step. */
+function* oddNumber(sheet, proot, p) {
+  const twice = yield* addRows(sheet, proot, proot, '2p');
+  const odd = sheet.row('20p+1', 2 * p);
+  const step = yield* ask([ODD, BLANK, BLANK, BLANK], null);
+  expect(step, [HALT], 'odd number');
+  Sheet.write(odd, 0, step);
+  twice.cells.forEach((c, i) => odd.put(i + 1, c));
+  return odd;
+}
+
+/** The trials of one root digit (sequential code); returns the last row that fitted. */
+function* rootDigit(sheet, r, odd, digit, p) {
+  for (let trial = 0; trial < 10; trial++) {
+    const [t, borrow] = yield* subRows(sheet, r, odd, '-odd', 2 * p);
+    const step = yield* ask([DQ, borrow, digit.sym(0), BLANK], [[t, null], [digit, 0], null]);
+    Sheet.write(digit, 0, step);
+    if (expect(step, [SUB, HALT], 'root digit') === HALT) return r;
+    r = t;
+    odd = yield* increment(sheet, odd, '+2', ADD2);
+  }
+  throw new StepperFault('a root digit counted past 9');
 }
 
 // ---------------------------------------------------------------- signed procedures

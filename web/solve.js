@@ -3,9 +3,10 @@
 //   import { solve } from './solve.js';
 //   const r = await solve('12345 * -678', stepper, { onBatch, parallel: true, limits });
 //   r.value          // "-8369910" (a decimal string; the runtime never does arithmetic)
-//   r.forwardPasses  // views sent to the stepper (one forward pass each)
+//   r.forwardPasses  // forward rows the stepper computed (each distinct view of a batch once)
+//   r.viewsPresented // views the runtime presented (a view presented twice in a batch counts twice)
 //   r.batches        // stepper calls (sequential depth)
-//   r.viewsUsed      // distinct views presented
+//   r.viewsUsed      // distinct views of the whole solve
 //   r.sheet          // the Worksheet (blocks of rows of cells, see sheet.js)
 //
 // The stepper is `async (views) => steps`: views are [op, a, b, c] arrays of symbols and steps
@@ -37,11 +38,11 @@ function check(limits, op, ...nums) {
   }
 }
 
-export async function solve(expr, stepper, { onBatch = null, parallel = true, limits = {} } = {}) {
+export async function solve(expr, stepper, { onBatch = null, parallel = true, limits = {}, dedup = true } = {}) {
   const L = { ...DEFAULT_LIMITS, ...limits };
   const tree = parse(expr, L);
   const sheet = new Worksheet();
-  const run = new Run(stepper, { parallel, onBatch, worksheet: sheet });
+  const run = new Run(stepper, { parallel, onBatch, worksheet: sheet, dedup });
   const t0 = performance.now();
 
   async function ev(node) {
@@ -87,7 +88,8 @@ export async function solve(expr, stepper, { onBatch = null, parallel = true, li
   }
   const c = run.counters;
   return {
-    value, forwardPasses: c.forwardPasses, batches: c.batches, viewsUsed: c.views.size,
+    value, forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, viewsUsed: c.views.size,
+    fallbacks: c.fallbacks,
     ms: performance.now() - t0, stepperMs: c.stepperMs, sheet, views: c.views, lastWhere: run.lastWhere,
   };
 }

@@ -4,10 +4,12 @@ The flagship is Qwen3.5-0.8B; the shipped default is the same architecture shrun
 size 64 with one Gated DeltaNet layer and one full-attention layer (~100k parameters), so it
 trains on a CPU in minutes and one forward pass costs about a millisecond.
 
-`forward_logits` is the one place the network is called.  Two things keep it fast without
+`forward_logits` is the one place the network is called.  Three things keep it fast without
 changing what is computed: the DeltaNet fallback's chunk is set to the sequence length (the
-default pads every sequence to 64 positions), and for fixed-length, unpadded view batches the
-attention masks are passed as None (plain causal attention, what transformers builds anyway).
+default pads every sequence to 64 positions); for fixed-length, unpadded view batches the
+attention masks are passed as None (plain causal attention, what transformers builds anyway);
+and with `rows` (the step tokens) the output layer is applied to the last position and those
+rows only - at Qwen3.5-0.8B's size that is 170 of 248,320 vocabulary rows at 1 of 5 positions.
 """
 from __future__ import annotations
 
@@ -97,19 +99,64 @@ def _config(model):
     return getattr(cfg, "text_config", None) or cfg
 
 
-def forward_logits(model, input_ids: torch.Tensor, padded: bool = False) -> torch.Tensor:
-    """Next-token logits at the last position, [B, vocab].  `model` may be peft-wrapped."""
+def forward_logits(model, input_ids: torch.Tensor, padded: bool = False, rows: torch.Tensor | None = None) -> torch.Tensor:
+    """Next-token logits at the last position: [B, vocab], or [B, len(rows)] for the vocabulary
+    rows `rows` only (the step tokens).  `model` may be peft-wrapped."""
     cfg = _config(model)
     kw = {}
     if cfg.model_type in HYBRID_MODEL_TYPES:
         kw["chunk_size"] = input_ids.shape[1]          # one DeltaNet chunk, no padding to 64
         if not padded:
             kw["attention_mask"] = {"full_attention": None, "linear_attention": None}
+    causal = model.get_base_model() if hasattr(model, "get_base_model") else model
+    if rows is not None and _plain_causal_lm(causal):
+        hidden = causal.model(input_ids=input_ids, use_cache=False, **kw).last_hidden_state
+        # The last position as its own contiguous [B, H] tensor: the output layer's matmul then
+        # reads the same memory layout whether or not its weight requires grad, so a peft model
+        # at gate 0 and the plain base give the same bits.
+        return _output_rows(causal.lm_head, hidden[:, -1, :].contiguous(), rows)
     # All positions, then the last: with logits_to_keep=1 lm_head reads a non-contiguous slice,
     # and torch's matmul then picks its kernel by whether the weight requires grad - so a peft
     # model (frozen base) and the plain base would differ in the last bit.  Five rows cost nothing.
     out = model(input_ids=input_ids, use_cache=False, **kw)
-    return out.logits[:, -1, :]
+    logits = out.logits[:, -1, :]
+    return logits if rows is None else logits[:, rows]
+
+
+def _plain_causal_lm(causal) -> bool:
+    """A decoder-only LM laid out as transformers' *ForCausalLM: .model (the body, whose
+    last_hidden_state is normed) and .lm_head."""
+    return (type(causal).__name__.endswith("ForCausalLM") and hasattr(causal, "model")
+            and isinstance(getattr(causal, "lm_head", None), torch.nn.Module))
+
+
+def _output_rows(head, hidden: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+    """head(hidden)[:, rows] computed for those rows only.  head is an nn.Linear, or peft's LoRA
+    Linear around one: W_rows h + (B_rows A h) * scaling, where B's forward hooks (the adapter
+    gate) act on B's rows exactly as they act on B's whole output."""
+    import torch.nn.functional as F
+    base = getattr(head, "base_layer", None)
+    if base is None:
+        if type(head) is not torch.nn.Linear:
+            return head(hidden)[:, rows]
+        return F.linear(hidden, head.weight[rows], None if head.bias is None else head.bias[rows])
+    out = F.linear(hidden, base.weight[rows], None if base.bias is None else base.bias[rows])
+    if getattr(head, "disable_adapters", False) or getattr(head, "merged", False):
+        return out
+    for name in head.active_adapters:
+        if name not in head.lora_A:
+            continue
+        if getattr(head, "use_dora", {}).get(name) or getattr(head, "lora_variant", {}).get(name):
+            return head(hidden)[:, rows]               # a LoRA variant: the layer's own forward
+        A, B = head.lora_A[name], head.lora_B[name]
+        z = A(head.lora_dropout[name](hidden))
+        y = F.linear(z, B.weight[rows], None if B.bias is None else B.bias[rows])
+        for hook in B._forward_hooks.values():
+            r = hook(B, (z,), y)
+            if r is not None:
+                y = r
+        out = out + y * head.scaling[name]
+    return out
 
 
 def text_logits(model, input_ids: torch.Tensor) -> torch.Tensor:

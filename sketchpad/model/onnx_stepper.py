@@ -28,6 +28,12 @@ FIELDS = ("op", "a", "b", "c")
 META = "onnx/model.json"
 PROVIDER = "CPUExecutionProvider"
 THREADS = 2
+# Batches under ONE_THREAD_BELOW views run on one intra-op thread: for a small model their ops
+# are tiny, and handing them between threads costs more than it saves (measured on the 2-core
+# build machine: 250 views 18 ms on one thread, 26-40 ms on two; a second thread that must wait
+# for a busy core makes every op wait).  The certifier runs both (batch 1 and all of V on this
+# stepper, and all of V on one thread), so what a solve uses is what was certified.
+ONE_THREAD_BELOW = 1024
 
 
 def find_onnx_dir(model_dir) -> Path:
@@ -43,8 +49,8 @@ class OnnxStepper:
     backend = "onnx"
 
     def __init__(self, model_dir, gate: float = 1.0, threads: int = THREADS):
-        """model_dir: a model directory with an onnx/ export, or an export directory itself."""
-        import onnxruntime as ort
+        """model_dir: a model directory with an onnx/ export, or an export directory itself.
+        threads: intra-op threads for large batches (smaller ones run on one: ONE_THREAD_BELOW)."""
         self.dir = find_onnx_dir(model_dir)
         self.manifest, self.meta, model_bytes = read_export(self.dir, CODE)
         meta = self.meta
@@ -58,12 +64,29 @@ class OnnxStepper:
         self._fields = [(np.asarray(enc["fields"][f]["positions"], dtype=np.int64),
                          {s: np.asarray(ids, dtype=np.int64) for s, ids in enc["fields"][f]["ids"].items()})
                         for f in FIELDS]
+        self._model_bytes = model_bytes
+        self.session = self._session(threads)
+        self._one_thread = self.session if threads == 1 else None     # made on first use
+        self._gated = any(i.name == "gate" for i in self.session.get_inputs())
+        self._gate_feed = np.array([self.gate], dtype=np.float32)
+
+    def _session(self, threads: int):
+        import onnxruntime as ort
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
-        self.session = ort.InferenceSession(model_bytes, opts, providers=[PROVIDER])
-        self._gated = any(i.name == "gate" for i in self.session.get_inputs())
+        # Threads that spin between runs take the core the runtime's own work needs.
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        return ort.InferenceSession(self._model_bytes, opts, providers=[PROVIDER])
+
+    def session_for(self, n: int):
+        """The session a batch of n views runs on (threads chosen by batch size)."""
+        if n >= ONE_THREAD_BELOW or self.threads == 1:
+            return self.session
+        if self._one_thread is None:
+            self._one_thread = self._session(1)
+        return self._one_thread
 
     gate_value = property(lambda self: self.gate)
 
@@ -83,8 +106,8 @@ class OnnxStepper:
             return np.zeros((0, len(self.steps)), dtype=np.float32)
         feeds = {"input_ids": self.encode(views)}
         if self._gated:
-            feeds["gate"] = np.array([self.gate], dtype=np.float32)
-        return self.session.run(None, feeds)[0]
+            feeds["gate"] = self._gate_feed
+        return self.session_for(len(views)).run(None, feeds)[0]
 
     def steps_and_margins(self, views: list[View]):
         return steps_and_margins(self.logits(views), self.steps)

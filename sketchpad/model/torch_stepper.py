@@ -1,7 +1,8 @@
 """The model in PyTorch as the runtime's batched Stepper: one forward pass per view, no memo.
 
 `TorchStepper(views)` tokenizes the batch, runs the network once over it, and reads each step
-as the argmax of the last position's logits restricted to the step tokens.  Nothing maps a
+as the argmax of the last position's logits restricted to the step tokens (only those rows of
+the output layer are computed, at the last position only: backbone.forward_logits).  Nothing maps a
 view to a step except the network: every call runs every view through it, so what the
 certificate measured is what a solve uses.  `load(model_dir, gate)` builds one and records
 every file it read in `stepper.manifest`.  Whether a stepper may be used is decided above
@@ -65,25 +66,37 @@ class TorchStepper:
     def gate_value(self) -> float:
         return float(self.gate.value[0])
 
-    def step_logits(self, views: list[View]) -> torch.Tensor:
-        """[B, n_steps] float32 logits of the step tokens, one forward pass per view."""
+    def threads_for(self, n: int):
+        """Intra-op threads for a batch of n views (None: leave torch's setting)."""
+        return 1 if self.small or n <= SMALL_BATCH else None
+
+    def _step_logits(self, views: list[View]) -> torch.Tensor:
         outs = []
-        with torch.inference_mode(), _threads(1 if self.small or len(views) <= SMALL_BATCH else None):
-            for k in range(0, len(views), MAX_BATCH):
-                ids = self.vocab.encode(views[k:k + MAX_BATCH])
-                outs.append(forward_logits(self.model, ids)[:, self.vocab.step_ids])
+        for k in range(0, len(views), MAX_BATCH):
+            ids = self.vocab.encode(views[k:k + MAX_BATCH])
+            outs.append(forward_logits(self.model, ids, rows=self.vocab.step_ids))
         if not outs:
             return torch.empty(0, len(self.steps))
         return torch.cat(outs) if len(outs) > 1 else outs[0]
 
+    def step_logits(self, views: list[View]) -> torch.Tensor:
+        """[B, n_steps] float32 logits of the step tokens, one forward pass per view."""
+        with torch.inference_mode(), _threads(self.threads_for(len(views))):
+            return self._step_logits(views)
+
     def logits(self, views: list[View]) -> np.ndarray:
-        return self.step_logits(views).float().numpy()
+        with torch.inference_mode(), _threads(self.threads_for(len(views))):
+            return self._step_logits(views).float().numpy()
 
     def steps_and_margins(self, views: list[View]) -> tuple[list[Step], np.ndarray]:
-        return steps_and_margins(self.logits(views), self.steps)
+        with torch.inference_mode(), _threads(self.threads_for(len(views))):
+            return steps_and_margins(self._step_logits(views).float().numpy(), self.steps)
 
     def __call__(self, views: list[View]) -> list[Step]:
-        return argmax_steps(self.logits(views), self.steps)
+        # The read-out (argmax) inside the same thread block: after the block torch's other
+        # threads may spin for the core the read-out needs.
+        with torch.inference_mode(), _threads(self.threads_for(len(views))):
+            return argmax_steps(self._step_logits(views).float().numpy(), self.steps)
 
     def describe(self) -> dict:
         cfg = getattr(self.model.config, "text_config", None) or self.model.config

@@ -62,11 +62,11 @@ export async function replay(trace, stepper = referenceStepper()) {
     const r = await solve(trace.expr, stepper, { parallel: trace.mode === 'parallel', onBatch, limits });
     ws = r.sheet;
     out.result = r.value;
-    out.counters = { forward_passes: r.forwardPasses, batches: r.batches, views_used: r.viewsUsed };
+    out.counters = { forward_passes: r.forwardPasses, views_presented: r.viewsPresented, batches: r.batches, views_used: r.viewsUsed };
   } catch (e) {
     if (e.name !== 'InputError') throw e;
     out.error = e.message;
-    out.counters = { forward_passes: e.counters.forwardPasses, batches: e.counters.batches, views_used: e.counters.views.size };
+    out.counters = { forward_passes: e.counters.forwardPasses, views_presented: e.counters.viewsPresented, batches: e.counters.batches, views_used: e.counters.views.size };
   }
   const rows = rowMap(ws);
   out.batches = raw.map((b) => ({
