@@ -15,10 +15,11 @@ sys.path.insert(0, str(ROOT))
 def main():
     from sketchpad.certify.browser_backend import page_for, run_page_suite
     from sketchpad.model import DEFAULT_MODEL_DIR
+    from sketchpad.server.live import page_server
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=str(DEFAULT_MODEL_DIR))
     args = ap.parse_args()
-    with page_for(args.model, "wasm", query="&speed=2") as (page, _):
+    with page_server(args.model) as url, page_for(url, "wasm", query="&speed=2") as page:
         page.set_viewport_size({"width": 1280, "height": 1000})
         out = run_page_suite(page)
         print(out["result_text"])

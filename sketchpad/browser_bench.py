@@ -15,8 +15,6 @@ a step the runtime cannot follow raises StepperFault, as in Python.
 from __future__ import annotations
 
 import contextlib
-import tempfile
-from pathlib import Path
 
 from .certify.certified import Uncertified
 from .errors import InputError, StepperFault
@@ -51,15 +49,12 @@ class BrowserSolver:
                  allow_uncertified: bool = False):
         from .certify.browser_backend import page_for
         from .model.loading import resolve_model_dir
-        from .server import Settings
-        from .server.live import running
+        from .server.live import page_server
         d = resolve_model_dir(model)
         self.parallel = parallel
         self._stack = contextlib.ExitStack()
         try:
-            tmp = self._stack.enter_context(tempfile.TemporaryDirectory(prefix="sketchpad-bench-"))
-            url = self._stack.enter_context(running(Settings(db_path=str(Path(tmp) / "c.sqlite"), model_dir=d,
-                                                             stepper="reference")))
+            url = self._stack.enter_context(page_server(d))
             self.page = self._stack.enter_context(page_for(url, provider))
             self.certificate = self.page.evaluate(LOAD_JS, [provider, allow_uncertified])
         except BaseException:

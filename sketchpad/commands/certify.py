@@ -84,14 +84,10 @@ def _browser(args, model_dir: Path, sizes) -> int:
     from ..certify import policy
     from ..certify.browser_backend import certify_in_browser
     from ..model.onnx_stepper import browser_manifest
-    from ..server import Settings
-    from ..server.live import running
+    from ..server.live import page_server
     manifest = browser_manifest(model_dir)            # refuses a model with no export, before Chromium starts
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="sketchpad-cert-") as tmp:
-        with running(Settings(db_path=str(Path(tmp) / "certificates.sqlite"), model_dir=model_dir,
-                              stepper="reference")) as url:
-            cert = certify_in_browser(url)
+    with page_server(model_dir) as url:
+        cert = certify_in_browser(url)
     verdict = policy.check(cert, policy.Expectation("browser", manifest.files, 1.0, None))
     return report(cert, verdict, [str(_write(cert, args.out))] if args.out else [])
 

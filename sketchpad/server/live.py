@@ -35,3 +35,18 @@ def running(settings=None, port: int | None = None, timeout: float = 30):
     finally:
         server.should_exit = True
         thread.join(timeout)
+
+
+@contextlib.contextmanager
+def page_server(model_dir, **settings):
+    """A throw-away server for the page of `model_dir`: a temporary certificate database, and
+    the reference stepper behind /api/solve (the page runs the model itself).  Yields its URL."""
+    import tempfile
+    from pathlib import Path
+
+    from .app import Settings
+    with tempfile.TemporaryDirectory(prefix="sketchpad-page-") as tmp:
+        s = Settings(db_path=str(Path(tmp) / "certificates.sqlite"), model_dir=Path(model_dir),
+                     stepper="reference", **settings)
+        with running(s) as url:
+            yield url
