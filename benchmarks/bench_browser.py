@@ -12,6 +12,7 @@ offers a real (non-fallback) adapter:
     (web/solve.js + web/onnx_stepper.js, no drawing) and in Python (OnnxStepper, 2 threads).
 Targets on 2 cores: certification <= 3 s after model load; page load to ready <= 3 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,9 +49,10 @@ def python_figures(model_dir, repeat):
     from sketchpad.expr import evaluate_python, parse
     from sketchpad.model.onnx_stepper import OnnxStepper
     from sketchpad.solve import solve
+
     st = OnnxStepper(model_dir)
     t = time.perf_counter()
-    cert = certify(st, batch_sizes=(1436, 1))["predicate"]           # as the page's suite: two batch sizes
+    cert = certify(st, batch_sizes=(1436, 1))["predicate"]  # as the page's suite: two batch sizes
     cert_s = time.perf_counter() - t
     rows = {}
     for name, expr in core_problems():
@@ -61,6 +63,7 @@ def python_figures(model_dir, repeat):
             sol = solve(expr, st)
             assert sol.value == want, name
             return {"ms": (time.perf_counter() - t0) * 1e3, "forwardPasses": sol.forward_passes, "batches": sol.batches}
+
         rows[name] = best_of(once, repeat)
     return {"cert_seconds": cert_s, "cert": cert, "solves": rows}
 
@@ -75,6 +78,7 @@ def browser_figures(model_dir, provider, repeat):
     from sketchpad.certify.browser_backend import page_for, run_page_suite
     from sketchpad.expr import evaluate_python, parse
     from sketchpad.server.live import page_server
+
     out = {"provider": provider, "first": [], "again": []}
     for k in range(repeat):
         with page_server(model_dir) as url, page_for(url, provider) as page:
@@ -105,6 +109,7 @@ def browser_figures(model_dir, provider, repeat):
 def webgpu_adapter():
     """'real', 'fallback' or None, as Chromium with --enable-unsafe-webgpu reports it."""
     from sketchpad.certify.chromium import browser
+
     with browser(webgpu=True) as b:
         p = b.new_page()
         p.goto("about:blank")
@@ -122,56 +127,86 @@ def markdown(py, runs, adapter, model_dir, load) -> str:
         cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    lines = [f"# Browser benchmark — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}", "",
-             f"Machine: {cpu}, {os.cpu_count()} cores, {platform.platform()}; model `{Path(model_dir).name}` "
-             f"(ONNX {py['cert']['view_set']['count']} views).",
-             "",
-             f"Load average (1 min) at start / end: {load[0]:.1f} / {load[1]:.1f} on {os.cpu_count()} cores. "
-             "Other work shares the machine: timings scale with it (an idle machine is faster).", ""]
+    lines = [
+        f"# Browser benchmark — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+        "",
+        f"Machine: {cpu}, {os.cpu_count()} cores, {platform.platform()}; model `{Path(model_dir).name}` "
+        f"(ONNX {py['cert']['view_set']['count']} views).",
+        "",
+        f"Load average (1 min) at start / end: {load[0]:.1f} / {load[1]:.1f} on {os.cpu_count()} cores. "
+        "Other work shares the machine: timings scale with it (an idle machine is faster).",
+        "",
+    ]
     for r in runs:
         lines += [f"Browser ({r['provider']}): {r['user_agent']}", "", f"> {r['model_status']}", ""]
-    lines += [f"WebGPU: {'a real adapter was used' if adapter == 'real' else 'no real adapter here (' + (adapter or 'none') + '); WebGPU not measured'}.", ""]
-    lines += ["## Certification of all of V and page load", "",
-              "| where | views | passed | min margin | batch = all (s) | batch = 1 (s) | total (s) | target |",
-              "|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines += [
+        f"WebGPU: {'a real adapter was used' if adapter == 'real' else 'no real adapter here (' + (adapter or 'none') + '); WebGPU not measured'}.",
+        "",
+    ]
+    lines += [
+        "## Certification of all of V and page load",
+        "",
+        "| where | views | passed | min margin | batch = all (s) | batch = 1 (s) | total (s) | target |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
     pc = py["cert"]
     sb = pc["time"]["seconds_by_run"]
     n = pc["view_set"]["count"]
-    lines.append(f"| Python ONNX Runtime | {n} | {pc['result']['passed_views']} | {pc['result']['min_margin']:.3f} | "
-                 f"{sb[f'batch {n}']:.3f} | {sb['batch 1']:.3f} | {py['cert_seconds']:.2f} | |")
+    lines.append(
+        f"| Python ONNX Runtime | {n} | {pc['result']['passed_views']} | {pc['result']['min_margin']:.3f} | "
+        f"{sb[f'batch {n}']:.3f} | {sb['batch 1']:.3f} | {py['cert_seconds']:.2f} | |"
+    )
     for r in runs:
         for visit, label in (("first", "first visit"), ("again", "returning visit")):
             c = r[visit + "_cert"]
             s = c["time"]["seconds_by_run"]
             tot = sum(s.values())
-            lines.append(f"| Chromium {r['provider']}, {label} (page suite) | {n} | {c['result']['passed_views']} | "
-                         f"{c['result']['min_margin']:.3f} | {s[f'batch {n}']:.3f} | {s['batch 1']:.3f} | {tot:.2f} | "
-                         f"<= 3 s: {'met' if tot <= 3 else 'NOT met'} |")
+            lines.append(
+                f"| Chromium {r['provider']}, {label} (page suite) | {n} | {c['result']['passed_views']} | "
+                f"{c['result']['min_margin']:.3f} | {s[f'batch {n}']:.3f} | {s['batch 1']:.3f} | {tot:.2f} | "
+                f"<= 3 s: {'met' if tot <= 3 else 'NOT met'} |"
+            )
     for r in runs:
         for visit, label in (("first", "first visit, fresh profile"), ("again", "returning visit, reload")):
             ms = r[visit + "_load_ms"]
-            lines.append(f"\nPage load to ready (Chromium {r['provider']}, {label}, best of {len(r[visit])}): "
-                         f"**{ms / 1000:.2f} s** (target <= 3 s: {'met' if ms <= 3000 else 'NOT met'}).")
-    lines += ["", "A first visit compiles onnxruntime-web's wasm and V8 tiers it up while the suite runs "
-              "(the one-view-per-pass half pays for it); a returning visit reuses the HTTP cache and "
-              "V8's compiled-code cache."]
-    lines += ["", "## Solve time and forward passes (parallel runtime mode)", "",
-              "| problem | forward passes | batches | Python ONNX Runtime (ms) | " +
-              " | ".join(f"Chromium {r['provider']} (ms)" for r in runs) + " |",
-              "|---|---:|---:|---:|" + "---:|" * len(runs)]
+            lines.append(
+                f"\nPage load to ready (Chromium {r['provider']}, {label}, best of {len(r[visit])}): "
+                f"**{ms / 1000:.2f} s** (target <= 3 s: {'met' if ms <= 3000 else 'NOT met'})."
+            )
+    lines += [
+        "",
+        "A first visit compiles onnxruntime-web's wasm and V8 tiers it up while the suite runs "
+        "(the one-view-per-pass half pays for it); a returning visit reuses the HTTP cache and "
+        "V8's compiled-code cache.",
+    ]
+    lines += [
+        "",
+        "## Solve time and forward passes (parallel runtime mode)",
+        "",
+        "| problem | forward passes | batches | Python ONNX Runtime (ms) | "
+        + " | ".join(f"Chromium {r['provider']} (ms)" for r in runs)
+        + " |",
+        "|---|---:|---:|---:|" + "---:|" * len(runs),
+    ]
     for name, _ in core_problems():
         p = py["solves"][name]
         browser_ms = " | ".join(f"{r['solves'][name]['ms']:.0f}" for r in runs)
         same = all(r["solves"][name]["forwardPasses"] == p["forwardPasses"] for r in runs)
-        lines.append(f"| {name} | {p['forwardPasses']:,}{'' if same else ' (differs!)'} | {p['batches']:,} | "
-                     f"{p['ms']:.0f} | {browser_ms} |")
-    lines += ["", "Every answer was checked against Python's integers. Forward passes and batches are the "
-              "same in the page and in Python (one runtime, two implementations)."]
+        lines.append(
+            f"| {name} | {p['forwardPasses']:,}{'' if same else ' (differs!)'} | {p['batches']:,} | "
+            f"{p['ms']:.0f} | {browser_ms} |"
+        )
+    lines += [
+        "",
+        "Every answer was checked against Python's integers. Forward passes and batches are the "
+        "same in the page and in Python (one runtime, two implementations).",
+    ]
     return "\n".join(lines) + "\n"
 
 
 def main():
     from sketchpad.model import DEFAULT_MODEL_DIR
+
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=str(DEFAULT_MODEL_DIR))
     ap.add_argument("--repeat", type=int, default=3)

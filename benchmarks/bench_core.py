@@ -6,6 +6,7 @@ runtime modes, next to Python's own integers.  Prints a Markdown table.
 "runtime us/view" is the time spent outside the stepper divided by views presented: the fixed
 runtime's own overhead per presented view, which must stay small next to a model forward pass.
 """
+
 import argparse
 import os
 import platform
@@ -31,10 +32,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    print(f"Reference stepper, {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}, "
-          f"load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())}\n")
-    print("| problem | mode | forward rows | views presented | batches | time (ms) | runtime us/view | Python int (us) | ratio |")
+    print(
+        f"Reference stepper, {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}, "
+        f"load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())}\n"
+    )
+    print(
+        "| problem | mode | forward rows | views presented | batches | time (ms) | runtime us/view | Python int (us) | ratio |"
+    )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, expr in core_problems():
         tree = parse(expr)
@@ -43,9 +48,11 @@ def main():
             t, sol = best_of(lambda: solve(expr, "reference", parallel=parallel), args.repeat)
             assert sol.value == want, name
             overhead = (sol.seconds - sol.stepper_seconds) / sol.views_presented * 1e6
-            print(f"| {name} | {'parallel' if parallel else 'sequential'} | {sol.forward_passes:,} | "
-                  f"{sol.views_presented:,} | {sol.batches:,} | {t * 1e3:.1f} | {overhead:.1f} | {t_py * 1e6:.1f} | "
-                  f"{t / t_py:,.0f}x |")
+            print(
+                f"| {name} | {'parallel' if parallel else 'sequential'} | {sol.forward_passes:,} | "
+                f"{sol.views_presented:,} | {sol.batches:,} | {t * 1e3:.1f} | {overhead:.1f} | {t_py * 1e6:.1f} | "
+                f"{t / t_py:,.0f}x |"
+            )
 
 
 if __name__ == "__main__":

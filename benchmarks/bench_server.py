@@ -19,6 +19,7 @@ model on ONNX Runtime, certified at start-up):
 3. budget: on the same small server, a problem too big for the per-request time budget
    (--timeout 10 there) gets a clear 503 while short requests sent meanwhile are answered.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,7 +35,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))     # run from a checkout
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 import httpx  # noqa: E402
 
@@ -73,9 +74,21 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(Path(db_dir) / f"serve-{self.port}.log", "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "sketchpad", "serve", "--port", str(self.port),
-                                      "--db", str(Path(db_dir) / f"{self.port}.sqlite"), *flags],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sketchpad",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(Path(db_dir) / f"{self.port}.sqlite"),
+                *flags,
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         t = time.monotonic()
         while True:
             try:
@@ -102,9 +115,9 @@ class Server:
 
 
 def short_problem(rnd: random.Random) -> str:
-    def d(lo, hi):                        # a number of lo..hi digits
+    def d(lo, hi):  # a number of lo..hi digits
         n = rnd.randint(lo, hi)
-        return str(rnd.randrange(10 ** (n - 1), 10 ** n))
+        return str(rnd.randrange(10 ** (n - 1), 10**n))
 
     kind = rnd.randrange(7)
     if kind == 0:
@@ -125,7 +138,7 @@ def short_problem(rnd: random.Random) -> str:
 def long_problem(rnd: random.Random, digits: int) -> str:
     """A long division: `digits` digits by half as many (120 / 60: ~700 batches, ~43,000 forward passes)."""
     half = digits // 2
-    return f"{rnd.randrange(10 ** (digits - 1), 10 ** digits)} // {rnd.randrange(10 ** (half - 1), 10 ** half)}"
+    return f"{rnd.randrange(10 ** (digits - 1), 10**digits)} // {rnd.randrange(10 ** (half - 1), 10**half)}"
 
 
 def send(client: httpx.Client, expr: str, kind: str) -> dict:
@@ -136,9 +149,16 @@ def send(client: httpx.Client, expr: str, kind: str) -> dict:
         status, body, retry = r.status_code, r.json(), r.headers.get("retry-after")
     except httpx.HTTPError as e:
         status, body, retry = None, {"error": repr(e)}, None
-    return {"kind": kind, "seconds": time.monotonic() - t, "status": status, "retry_after": retry,
-            "correct": status == 200 and body.get("result") == str(want), "error": body.get("error"),
-            "batches": body.get("batches"), "forward_passes": body.get("forward_passes")}
+    return {
+        "kind": kind,
+        "seconds": time.monotonic() - t,
+        "status": status,
+        "retry_after": retry,
+        "correct": status == 200 and body.get("result") == str(want),
+        "error": body.get("error"),
+        "batches": body.get("batches"),
+        "forward_passes": body.get("forward_passes"),
+    }
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -149,11 +169,12 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def fmt(xs: list[float]) -> str:
-    return (f"{pct(xs, 50):.2f} | {pct(xs, 95):.2f} | {max(xs):.2f}" if xs else "– | – | –")
+    return f"{pct(xs, 50):.2f} | {pct(xs, 95):.2f} | {max(xs):.2f}" if xs else "– | – | –"
 
 
-def mixed(server: Server, clients: int, requests: int, n_long: int, long_digits: int,
-          seed: int) -> tuple[list[dict], float]:
+def mixed(
+    server: Server, clients: int, requests: int, n_long: int, long_digits: int, seed: int
+) -> tuple[list[dict], float]:
     rnd = random.Random(seed)
     plans = []
     for c in range(clients):
@@ -173,7 +194,7 @@ def mixed(server: Server, clients: int, requests: int, n_long: int, long_digits:
 
 def overload(server: Server, burst: int, seed: int) -> tuple[list[dict], float]:
     rnd = random.Random(seed)
-    exprs = [f"{rnd.randrange(10 ** 29, 10 ** 30)} * {rnd.randrange(10 ** 29, 10 ** 30)}" for _ in range(burst)]
+    exprs = [f"{rnd.randrange(10**29, 10**30)} * {rnd.randrange(10**29, 10**30)}" for _ in range(burst)]
 
     def one(expr):
         with httpx.Client(base_url=server.url, timeout=CLIENT_TIMEOUT) as c:
@@ -187,11 +208,14 @@ def overload(server: Server, burst: int, seed: int) -> tuple[list[dict], float]:
 
 def budget(server: Server, seed: int) -> tuple[dict, list[dict]]:
     rnd = random.Random(seed)
-    huge = f"{rnd.randrange(10 ** 1999, 10 ** 2000)} // {rnd.randrange(10 ** 999, 10 ** 1000)}"
-    with ThreadPoolExecutor(1) as pool, httpx.Client(base_url=server.url, timeout=CLIENT_TIMEOUT) as c, \
-            httpx.Client(base_url=server.url, timeout=CLIENT_TIMEOUT) as other:
+    huge = f"{rnd.randrange(10**1999, 10**2000)} // {rnd.randrange(10**999, 10**1000)}"
+    with (
+        ThreadPoolExecutor(1) as pool,
+        httpx.Client(base_url=server.url, timeout=CLIENT_TIMEOUT) as c,
+        httpx.Client(base_url=server.url, timeout=CLIENT_TIMEOUT) as other,
+    ):
         big = pool.submit(send, other, huge, "huge")
-        time.sleep(1.0)                                   # let it start, then send short ones meanwhile
+        time.sleep(1.0)  # let it start, then send short ones meanwhile
         shorts = [send(c, short_problem(rnd), "short") for _ in range(5)]
         return big.result(2 * CLIENT_TIMEOUT), shorts
 
@@ -201,8 +225,12 @@ def main(argv=None) -> int:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--requests", type=int, default=4, help="requests per client, one after another")
     ap.add_argument("--long", type=int, default=3, help="clients whose first request is a long division")
-    ap.add_argument("--long-digits", type=int, default=120, help="digits of the long divisions' dividend "
-                    "(the divisor has half as many)")
+    ap.add_argument(
+        "--long-digits",
+        type=int,
+        default=120,
+        help="digits of the long divisions' dividend (the divisor has half as many)",
+    )
     ap.add_argument("--burst", type=int, default=40, help="simultaneous requests in the overload phase")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "server.md")
@@ -212,15 +240,17 @@ def main(argv=None) -> int:
     work = tempfile.mkdtemp(prefix="sketchpad-bench-server-")
     os.environ.setdefault("SKETCHPAD_CACHE_DIR", str(Path(work) / "cache"))
     load_before = uptime()
-    lines = ["# Server load benchmark", "",
-             f"- date: {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}",
-             f"- machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.platform()}, "
-             f"Python {platform.python_version()}",
-             f"- `uptime` before: `{load_before}`",
-             "- server: `sketchpad serve` (shipped model, ONNX Runtime backend, certified at start-up) in its own "
-             "process; clients: threads with one httpx connection each, in this process; all on 127.0.0.1",
-             f"- command: `python benchmarks/bench_server.py {' '.join(argv if argv is not None else sys.argv[1:])}`",
-             ""]
+    lines = [
+        "# Server load benchmark",
+        "",
+        f"- date: {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}",
+        f"- machine: {cpu_name()}, {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}",
+        f"- `uptime` before: `{load_before}`",
+        "- server: `sketchpad serve` (shipped model, ONNX Runtime backend, certified at start-up) in its own "
+        "process; clients: threads with one httpx connection each, in this process; all on 127.0.0.1",
+        f"- command: `python benchmarks/bench_server.py {' '.join(argv if argv is not None else sys.argv[1:])}`",
+        "",
+    ]
 
     # 1. mixed load, server defaults
     srv = Server(db_dir=work)
@@ -237,27 +267,30 @@ def main(argv=None) -> int:
     short = [r["seconds"] for r in results if r["kind"] == "short"]
     long_ = [r["seconds"] for r in results if r["kind"] == "long"]
     every = [r["seconds"] for r in results]
-    lines += [f"## 1. Mixed load: {args.clients} clients × {args.requests} requests, {args.long} long divisions",
-              "",
-              f"Server defaults (--workers {h['workers']}, --queue {h['queue']}, --timeout "
-              f"{h['budget']['seconds']:g} s, --max-forward-passes {h['budget']['forward_passes']:,}); "
-              f"start-up (load + certify) {srv.start_seconds:.1f} s.",
-              "",
-              "| requests | correct | not 200 | wall (s) | throughput (req/s) |",
-              "|---:|---:|---:|---:|---:|",
-              f"| {len(results)} | {len(ok)}/{len(results)} | {sum(r['status'] != 200 for r in results)} | "
-              f"{wall:.1f} | {len(results) / wall:.2f} |",
-              "",
-              "| latency (s) | n | p50 | p95 | max |",
-              "|---|---:|---:|---:|---:|",
-              f"| all requests | {len(every)} | {fmt(every)} |",
-              f"| short requests | {len(short)} | {fmt(short)} |",
-              f"| long divisions ({args.long_digits} / {args.long_digits // 2} digits) | {len(long_)} | {fmt(long_)} |",
-              "",
-              f"Batcher: {calls:,} model calls for {rows:,} forward passes ({rows / max(1, calls):.0f} rows per "
-              f"call on average); {b['merged_calls']:,} calls served more than one request, up to "
-              f"{b['most_requests_in_one_call']} requests in one call; model busy {b['busy_seconds']:.1f} s of "
-              f"{wall:.1f} s.", ""]
+    lines += [
+        f"## 1. Mixed load: {args.clients} clients × {args.requests} requests, {args.long} long divisions",
+        "",
+        f"Server defaults (--workers {h['workers']}, --queue {h['queue']}, --timeout "
+        f"{h['budget']['seconds']:g} s, --max-forward-passes {h['budget']['forward_passes']:,}); "
+        f"start-up (load + certify) {srv.start_seconds:.1f} s.",
+        "",
+        "| requests | correct | not 200 | wall (s) | throughput (req/s) |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {len(results)} | {len(ok)}/{len(results)} | {sum(r['status'] != 200 for r in results)} | "
+        f"{wall:.1f} | {len(results) / wall:.2f} |",
+        "",
+        "| latency (s) | n | p50 | p95 | max |",
+        "|---|---:|---:|---:|---:|",
+        f"| all requests | {len(every)} | {fmt(every)} |",
+        f"| short requests | {len(short)} | {fmt(short)} |",
+        f"| long divisions ({args.long_digits} / {args.long_digits // 2} digits) | {len(long_)} | {fmt(long_)} |",
+        "",
+        f"Batcher: {calls:,} model calls for {rows:,} forward passes ({rows / max(1, calls):.0f} rows per "
+        f"call on average); {b['merged_calls']:,} calls served more than one request, up to "
+        f"{b['most_requests_in_one_call']} requests in one call; model busy {b['busy_seconds']:.1f} s of "
+        f"{wall:.1f} s.",
+        "",
+    ]
     bad = [r for r in results if not r["correct"]]
     if bad:
         lines += ["Failures:", ""] + [f"- {r['kind']} status {r['status']}: {r['error']}" for r in bad[:10]] + [""]
@@ -273,22 +306,30 @@ def main(argv=None) -> int:
             srv.stop()
         refused = [r for r in burst if r["status"] == 503]
         served = [r for r in burst if r["status"] == 200]
-        lines += [f"## 2. Overload: {args.burst} requests at once (30 × 30-digit products) on "
-                  "`--workers 2 --queue 2 --timeout 10`", "",
-                  "| answered 200 (all correct?) | answered 503 | with Retry-After | other | wall (s) |",
-                  "|---:|---:|---:|---:|---:|",
-                  f"| {len(served)} ({'yes' if all(r['correct'] for r in served) else 'NO'}) | {len(refused)} | "
-                  f"{sum(bool(r['retry_after']) for r in refused)} | {len(burst) - len(served) - len(refused)} | "
-                  f"{bwall:.1f} |", "",
-                  "| latency (s) | n | p50 | p95 | max |", "|---|---:|---:|---:|---:|",
-                  f"| 503 answers | {len(refused)} | {fmt([r['seconds'] for r in refused])} |",
-                  f"| 200 answers | {len(served)} | {fmt([r['seconds'] for r in served])} |", "",
-                  "## 3. Budget: a 2,000 / 1,000-digit division on the same server (--timeout 10)", "",
-                  f"- the division: HTTP {big['status']} after {big['seconds']:.1f} s: {big['error']}",
-                  f"- 5 short requests sent while it ran: statuses {[r['status'] for r in shorts]}, all correct: "
-                  f"{all(r['correct'] for r in shorts)}, latency max {max(r['seconds'] for r in shorts):.2f} s",
-                  f"- server counters: served {h2['served']}, refused busy {h2['refused_busy']}, over budget "
-                  f"{h2['over_budget']}", ""]
+        lines += [
+            f"## 2. Overload: {args.burst} requests at once (30 × 30-digit products) on "
+            "`--workers 2 --queue 2 --timeout 10`",
+            "",
+            "| answered 200 (all correct?) | answered 503 | with Retry-After | other | wall (s) |",
+            "|---:|---:|---:|---:|---:|",
+            f"| {len(served)} ({'yes' if all(r['correct'] for r in served) else 'NO'}) | {len(refused)} | "
+            f"{sum(bool(r['retry_after']) for r in refused)} | {len(burst) - len(served) - len(refused)} | "
+            f"{bwall:.1f} |",
+            "",
+            "| latency (s) | n | p50 | p95 | max |",
+            "|---|---:|---:|---:|---:|",
+            f"| 503 answers | {len(refused)} | {fmt([r['seconds'] for r in refused])} |",
+            f"| 200 answers | {len(served)} | {fmt([r['seconds'] for r in served])} |",
+            "",
+            "## 3. Budget: a 2,000 / 1,000-digit division on the same server (--timeout 10)",
+            "",
+            f"- the division: HTTP {big['status']} after {big['seconds']:.1f} s: {big['error']}",
+            f"- 5 short requests sent while it ran: statuses {[r['status'] for r in shorts]}, all correct: "
+            f"{all(r['correct'] for r in shorts)}, latency max {max(r['seconds'] for r in shorts):.2f} s",
+            f"- server counters: served {h2['served']}, refused busy {h2['refused_busy']}, over budget "
+            f"{h2['over_budget']}",
+            "",
+        ]
     lines += [f"- `uptime` after: `{uptime()}`", ""]
     text = "\n".join(lines)
     print(text)

@@ -13,6 +13,7 @@ Measures, each over --runs fresh processes (min / median / max wall seconds):
 figures) with this interpreter: DIR goes first on PYTHONPATH, and `python -m sketchpad` runs.
 The machine's load (from /proc/loadavg) is printed with the figures.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,8 +57,13 @@ def serve_once(env, cwd, ready_path: str) -> tuple[float, float]:
     port = _port()
     base = f"http://127.0.0.1:{port}"
     t0 = time.perf_counter()
-    proc = subprocess.Popen(_cmd("serve", "--port", str(port), "--db", str(Path(cwd) / "c.sqlite")), env=env,
-                            cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        _cmd("serve", "--port", str(port), "--db", str(Path(cwd) / "c.sqlite")),
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         with httpx.Client(base_url=base, timeout=60) as c:
             while True:
@@ -88,15 +94,16 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--checkout", type=Path, help="time another checkout (before figures)")
-    ap.add_argument("--ready-path", default="/api/health",
-                    help="what 'ready' means (an older server has no /api/health: use /)")
+    ap.add_argument(
+        "--ready-path", default="/api/health", help="what 'ready' means (an older server has no /api/health: use /)"
+    )
     ap.add_argument("--md", type=Path, help="also write the table here")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="sketchpad-start-") as tmp:
         cache = Path(tmp) / "cache"
         env = _env(args.checkout, cache)
         rows = {}
-        once, out = timed(_cmd("solve", "2+2"), env, tmp)            # a new device: empty cache
+        once, out = timed(_cmd("solve", "2+2"), env, tmp)  # a new device: empty cache
         assert out.stdout.strip() == "4", out.stderr
         rows["certify-once (first solve, empty cache)"] = [once]
         solves, bads, readies, firsts = [], [], [], []
@@ -115,10 +122,13 @@ def main(argv=None) -> int:
         rows["`sketchpad serve` ready"] = readies
         rows["first `/api/solve` after ready"] = firsts
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else ["?"]
-    head = (f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
-            f"load {' '.join(load)}, {args.runs} runs, checkout {args.checkout or 'this one'}")
+    head = (
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"load {' '.join(load)}, {args.runs} runs, checkout {args.checkout or 'this one'}"
+    )
     table = "| measure | min / median / max (s) |\n|---|---|\n" + "".join(
-        f"| {k} | {stats(v)} |\n" for k, v in rows.items())
+        f"| {k} | {stats(v)} |\n" for k, v in rows.items()
+    )
     print(head + "\n\n" + table)
     if args.md:
         args.md.write_text(f"# Start-up\n\n{head}\n\n{table}")

@@ -1,4 +1,5 @@
 """The core benchmark's five problems, fixed by seed, shared by every benchmark script."""
+
 import random
 
 from sketchpad.digits import to_digits
@@ -8,7 +9,7 @@ def core_problems(seed: int = 2026) -> list[tuple[str, str]]:
     rnd = random.Random(seed)
 
     def n(digits):
-        return to_digits(rnd.randrange(10 ** (digits - 1), 10 ** digits))
+        return to_digits(rnd.randrange(10 ** (digits - 1), 10**digits))
 
     return [
         ("1,000-digit + 1,000-digit sum", f"{n(1000)} + {n(1000)}"),

@@ -4,6 +4,7 @@ tests/test_problem_sets.py fails if a file no longer matches its hash or this ge
 
     python benchmarks/make_problem_sets.py [--out benchmarks/problems]
 """
+
 import argparse
 import hashlib
 import json
@@ -19,7 +20,7 @@ SEED = 20261129
 
 def _num(rnd, lo, hi, signed=True):
     k = rnd.randint(lo, hi)
-    v = rnd.randrange(10 ** (k - 1), 10 ** k) if k > 1 else rnd.randrange(0, 10)
+    v = rnd.randrange(10 ** (k - 1), 10**k) if k > 1 else rnd.randrange(0, 10)
     s = to_digits(v)
     return ("-" + s) if signed and v and rnd.random() < 0.5 else s
 
@@ -31,7 +32,7 @@ def mixed_200(rnd):
     out = []
     for i in range(200):
         kind = kinds[i % len(kinds)]
-        n = lambda lo, hi: _num(rnd, lo, hi)                       # noqa: E731
+        n = lambda lo, hi: _num(rnd, lo, hi)  # noqa: E731
         if kind == "add":
             e = f"{n(1, 300)} + {n(1, 300)}"
         elif kind == "sub":
@@ -57,11 +58,13 @@ def sums_products_220(rnd):
     """110 sums with operands of up to 1,000 digits and 110 products of up to 20 digits."""
     out = []
     for i in range(110):
-        out.append({"id": f"sum-{i:03d}", "kind": "add",
-                    "expr": f"{_num(rnd, 1, 1000, False)} + {_num(rnd, 1, 1000, False)}"})
+        out.append(
+            {"id": f"sum-{i:03d}", "kind": "add", "expr": f"{_num(rnd, 1, 1000, False)} + {_num(rnd, 1, 1000, False)}"}
+        )
     for i in range(110):
-        out.append({"id": f"product-{i:03d}", "kind": "mul",
-                    "expr": f"{_num(rnd, 1, 20, False)} * {_num(rnd, 1, 20, False)}"})
+        out.append(
+            {"id": f"product-{i:03d}", "kind": "mul", "expr": f"{_num(rnd, 1, 20, False)} * {_num(rnd, 1, 20, False)}"}
+        )
     return out
 
 

@@ -2,6 +2,7 @@
 (platformdirs' user cache dir, or $SKETCHPAD_CACHE_DIR), one file per model digest,
 environment and gate.  An entry is only ever a candidate: it is read strictly and checked
 against the rule like any other certificate, and a corrupt or stale entry is ignored."""
+
 from __future__ import annotations
 
 import hashlib
@@ -18,13 +19,16 @@ def cache_dir() -> Path:
     if env:
         return Path(env)
     import platformdirs
+
     return Path(platformdirs.user_cache_dir("sketchpad")) / "certificates"
 
 
 def key(expect: Expectation) -> str:
     """Model digest (every loaded file and the code), backend, gate and environment."""
-    text = strictjson.dumps({"backend": expect.backend, "files": expect.files, "gate": expect.gate,
-                             "environment": expect.environment}, sort_keys=True)
+    text = strictjson.dumps(
+        {"backend": expect.backend, "files": expect.files, "gate": expect.gate, "environment": expect.environment},
+        sort_keys=True,
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 

@@ -13,6 +13,7 @@ certificate that the rule (policy.py) accepts for this model, here.
 
 `stepper.certificate` then says which certificate let it run (or that none did).
 """
+
 from __future__ import annotations
 
 import sys
@@ -27,6 +28,7 @@ from . import cache, policy
 
 class Uncertified(SketchpadError):
     """The model has no certificate that holds here and could not certify itself."""
+
     exit_code = 1
 
 
@@ -56,6 +58,7 @@ def find_certificate(expect: policy.Expectation, model_dir: Path):
 def self_certify(stepper, expect: policy.Expectation, announce=_stderr):
     """Run the suite here; cache and return (cert, verdict, path or None)."""
     from .run import certify
+
     t = time.perf_counter()
     cert = certify(stepper)
     verdict = policy.check(cert, expect)
@@ -65,22 +68,27 @@ def self_certify(stepper, expect: policy.Expectation, announce=_stderr):
     if announce:
         env = expect.environment or {}
         where = f"{stepper.backend}, {env.get('device', {}).get('name', 'this device')}"
-        announce(f"sketchpad: certified this model on this device ({where}): {r['passed_views']}/{r['views']} "
-                 f"views, smallest margin {r['min_margin']:.3f} (rule: > "
-                 f"{cert['predicate']['margin_rule']['required']:.3f}), {seconds:.2f} s"
-                 + (f"; cached in {path}" if path else "; the rule does NOT hold"))
+        announce(
+            f"sketchpad: certified this model on this device ({where}): {r['passed_views']}/{r['views']} "
+            f"views, smallest margin {r['min_margin']:.3f} (rule: > "
+            f"{cert['predicate']['margin_rule']['required']:.3f}), {seconds:.2f} s"
+            + (f"; cached in {path}" if path else "; the rule does NOT hold")
+        )
     return cert, verdict, path
 
 
-def load_certified(model_dir=None, backend: str | None = None, gate: float = 1.0,
-                   allow_uncertified: bool = False, announce=_stderr):
+def load_certified(
+    model_dir=None, backend: str | None = None, gate: float = 1.0, allow_uncertified: bool = False, announce=_stderr
+):
     d = resolve_model_dir(model_dir)
     stepper = load_stepper(d, backend, gate)
     if allow_uncertified:
         stepper.certificate = {"source": "none: --allow-uncertified"}
         if announce:
-            announce(f"sketchpad: warning: running the {stepper.backend} model in {d} without a certificate "
-                     f"(--allow-uncertified): its answers carry no guarantee")
+            announce(
+                f"sketchpad: warning: running the {stepper.backend} model in {d} without a certificate "
+                f"(--allow-uncertified): its answers carry no guarantee"
+            )
         return stepper
     expect = policy.expect_from(stepper)
     cert, where = find_certificate(expect, d)
@@ -91,13 +99,22 @@ def load_certified(model_dir=None, backend: str | None = None, gate: float = 1.0
         source = "self-certified"
         if not verdict.ok:
             fails = cert["predicate"]["result"]["failures"]
-            named = "; ".join(f"{f['view']} gives {f['got']}, expected {f['expected']} (witness {f['witness']})"
-                              for f in fails[:3])
-            raise Uncertified(f"the model in {d} does not pass certification on this device ({stepper.backend}, "
-                              f"gate {gate:g}): "
-                              f"{verdict.summary()}" + (f". Failing views: {named}" if named else "")
-                              + " (--allow-uncertified runs it anyway)")
+            named = "; ".join(
+                f"{f['view']} gives {f['got']}, expected {f['expected']} (witness {f['witness']})" for f in fails[:3]
+            )
+            raise Uncertified(
+                f"the model in {d} does not pass certification on this device ({stepper.backend}, "
+                f"gate {gate:g}): "
+                f"{verdict.summary()}"
+                + (f". Failing views: {named}" if named else "")
+                + " (--allow-uncertified runs it anyway)"
+            )
     r = cert["predicate"]["result"]
-    stepper.certificate = {"source": source, "path": where, "views": r["views"], "min_margin": r["min_margin"],
-                           "finished": cert["predicate"]["time"]["finished"]}
+    stepper.certificate = {
+        "source": source,
+        "path": where,
+        "views": r["views"],
+        "min_margin": r["min_margin"],
+        "finished": cert["predicate"]["time"]["finished"],
+    }
     return stepper

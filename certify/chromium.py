@@ -5,15 +5,25 @@ headless mode, no sandbox (we run as root in CI), nothing that phones home, a fr
 WebGPU is off unless asked for: with --enable-unsafe-webgpu and no GPU, Chromium offers only
 a SwiftShader fallback adapter, which the page does not pick on its own.
 """
+
 from __future__ import annotations
 
 import contextlib
 import os
 
 CHROMIUM = os.environ.get("SKETCHPAD_CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--headless=new", "--no-sandbox", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
-         "--disable-default-apps", "--mute-audio"]
+FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--disable-dev-shm-usage",
+    "--disable-default-apps",
+    "--mute-audio",
+]
 
 
 def available() -> str | None:
@@ -33,18 +43,23 @@ def launch_options(webgpu: bool = False) -> dict:
     args = list(FLAGS)
     if webgpu:
         args += ["--enable-unsafe-webgpu", "--enable-features=Vulkan"]
-    return {"executable_path": CHROMIUM, "args": args, "headless": True,
-            "ignore_default_args": ["--headless", "--disable-gpu"]}
+    return {
+        "executable_path": CHROMIUM,
+        "args": args,
+        "headless": True,
+        "ignore_default_args": ["--headless", "--disable-gpu"],
+    }
 
 
 @contextlib.contextmanager
 def browser(webgpu: bool = False):
     """Yield a Playwright Browser on Debian's chromium."""
     from playwright.sync_api import sync_playwright
+
     why = available()
     if why:
         raise RuntimeError(why)
-    with sync_playwright() as pw:      # Playwright gives each launch a fresh temporary profile
+    with sync_playwright() as pw:  # Playwright gives each launch a fresh temporary profile
         b = pw.chromium.launch(**launch_options(webgpu))
         try:
             yield b

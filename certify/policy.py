@@ -28,6 +28,7 @@ if, checked against what the loader itself loaded (`Expectation`):
 The same rule runs in the page (web/certify/policy.js) from the generated
 web/generated/certificate-rule.json (`rule_json`); tests run one tampering matrix on both.
 """
+
 from __future__ import annotations
 
 import functools
@@ -50,12 +51,13 @@ ENVIRONMENT_FIELDS = ("backend", "execution_provider", "dtype", "library", "devi
 class ViewSet:
     sha256: str
     count: int
-    steps: dict          # view key -> reference step key
+    steps: dict  # view key -> reference step key
 
 
 @functools.lru_cache(maxsize=1)
 def shipped_view_set() -> ViewSet:
     from .. import views
+
     rows = views.load()
     return ViewSet(views.file_sha256(), len(rows), {r["view"].key(): r["step"].key() for r in rows})
 
@@ -63,10 +65,11 @@ def shipped_view_set() -> ViewSet:
 @dataclass
 class Expectation:
     """What a certificate must cover: the loader's view of the model, here."""
+
     backend: str
-    files: dict                 # {subject name: sha256}: every file the loader read, and its code
+    files: dict  # {subject name: sha256}: every file the loader read, and its code
     gate: float
-    environment: dict | None    # None: not compared (a server checking another device's upload)
+    environment: dict | None  # None: not compared (a server checking another device's upload)
 
     def required_files(self) -> dict:
         return {**self.files, VIEW_SET_NAME: shipped_view_set().sha256}
@@ -74,13 +77,17 @@ class Expectation:
 
 def expect_from(stepper, compare_environment: bool = True) -> Expectation:
     """The expectation for a loaded stepper (sketchpad.model.loading.load_stepper)."""
-    return Expectation(stepper.backend, dict(stepper.manifest.files), stepper.gate_value,
-                       stepper.environment() if compare_environment else None)
+    return Expectation(
+        stepper.backend,
+        dict(stepper.manifest.files),
+        stepper.gate_value,
+        stepper.environment() if compare_environment else None,
+    )
 
 
 @dataclass
 class Verdict:
-    reasons: list = field(default_factory=list)      # [(code, message)]
+    reasons: list = field(default_factory=list)  # [(code, message)]
     facts: dict = field(default_factory=dict)
 
     @property
@@ -95,7 +102,8 @@ class Verdict:
 
     def summary(self, limit: int = 3) -> str:
         return "; ".join(m for _, m in self.reasons[:limit]) + (
-            f" (and {len(self.reasons) - limit} more)" if len(self.reasons) > limit else "")
+            f" (and {len(self.reasons) - limit} more)" if len(self.reasons) > limit else ""
+        )
 
 
 def _finite(x) -> bool:
@@ -115,10 +123,15 @@ def margin_rule(drift: float) -> float:
 def check(cert, expect: Expectation) -> Verdict:
     """Every reason the certificate does not let the expected model run (none: it does)."""
     v = Verdict()
-    if not isinstance(cert, dict) or cert.get("_type") != STATEMENT_TYPE \
-            or cert.get("predicateType") != PREDICATE_TYPE or not isinstance(cert.get("predicate"), dict):
-        v.fail("format", f"not a sketchpad certificate (needs _type {STATEMENT_TYPE} and predicateType "
-                         f"{PREDICATE_TYPE})")
+    if (
+        not isinstance(cert, dict)
+        or cert.get("_type") != STATEMENT_TYPE
+        or cert.get("predicateType") != PREDICATE_TYPE
+        or not isinstance(cert.get("predicate"), dict)
+    ):
+        v.fail(
+            "format", f"not a sketchpad certificate (needs _type {STATEMENT_TYPE} and predicateType {PREDICATE_TYPE})"
+        )
         return v
     p = cert["predicate"]
     _backend(p, expect, v)
@@ -153,16 +166,20 @@ def _subjects(subjects, expect: Expectation, v: Verdict) -> None:
         if name not in have:
             v.fail("subject-missing", f"does not cover {name}, which the loader loads")
         elif have[name] != digest:
-            v.fail("subject-digest", f"names {name} with sha256 {have[name][:12]}..., the loaded file "
-                                     f"has {digest[:12]}...")
+            v.fail(
+                "subject-digest", f"names {name} with sha256 {have[name][:12]}..., the loaded file has {digest[:12]}..."
+            )
 
 
 def _views(p: dict, v: Verdict) -> None:
     vs = shipped_view_set()
     sha, count = _get(p, "view_set", "sha256"), _get(p, "view_set", "count")
     if sha != vs.sha256 or count != vs.count:
-        v.fail("view-set", f"is for a view set of {count} views (sha256 {str(sha)[:12]}...), not the shipped "
-                           f"V of {vs.count} views ({vs.sha256[:12]}...)")
+        v.fail(
+            "view-set",
+            f"is for a view set of {count} views (sha256 {str(sha)[:12]}...), not the shipped "
+            f"V of {vs.count} views ({vs.sha256[:12]}...)",
+        )
     rows = p.get("per_view")
     if not isinstance(rows, list):
         v.fail("per-view", "has no per-view results")
@@ -184,11 +201,16 @@ def _views(p: dict, v: Verdict) -> None:
             margins.append(float(m))
     missing = len(vs.steps) - len(seen)
     if missing or foreign or dup:
-        what = [f"{missing} views of V missing" if missing else "",
-                f"{len(foreign)} views not in V (first {foreign[0]!r})" if foreign else "",
-                f"{len(dup)} views twice (first {dup[0]!r})" if dup else ""]
-        v.fail("per-view", f"has results for {len(rows)} rows, not exactly the {vs.count} views of V: "
-                           + ", ".join(w for w in what if w))
+        what = [
+            f"{missing} views of V missing" if missing else "",
+            f"{len(foreign)} views not in V (first {foreign[0]!r})" if foreign else "",
+            f"{len(dup)} views twice (first {dup[0]!r})" if dup else "",
+        ]
+        v.fail(
+            "per-view",
+            f"has results for {len(rows)} rows, not exactly the {vs.count} views of V: "
+            + ", ".join(w for w in what if w),
+        )
     if wrong:
         v.fail("failed-views", f"{len(wrong)} views do not pass (first: {', '.join(wrong[:3])})")
     v.facts["min_margin"] = min(margins) if margins and not wrong else None
@@ -203,8 +225,11 @@ def _margin(p: dict, v: Verdict) -> None:
     need = margin_rule(float(drift))
     v.facts.update(drift=float(drift), required_margin=need)
     if m is not None and not m > need:
-        v.fail("margin", f"smallest margin {m:.4f} is not above {DRIFT_FACTOR:g} x drift {drift:.3g} + floor "
-                         f"{MARGIN_FLOOR:g} = {need:.4f}")
+        v.fail(
+            "margin",
+            f"smallest margin {m:.4f} is not above {DRIFT_FACTOR:g} x drift {drift:.3g} + floor "
+            f"{MARGIN_FLOOR:g} = {need:.4f}",
+        )
 
 
 def _canon(x) -> str:
@@ -217,17 +242,26 @@ def _environment(got, want: dict, v: Verdict) -> None:
         return
     differ = [k for k in ENVIRONMENT_FIELDS if _canon(got.get(k)) != _canon(want.get(k))]
     if differ:
-        v.fail("environment", "was made in another environment: " + "; ".join(
-            f"{k} {_canon(got.get(k))} here is {_canon(want.get(k))}" for k in differ))
+        v.fail(
+            "environment",
+            "was made in another environment: "
+            + "; ".join(f"{k} {_canon(got.get(k))} here is {_canon(want.get(k))}" for k in differ),
+        )
 
 
 def rule_json() -> dict:
     """The rule's constants for JavaScript (web/generated/certificate-rule.json)."""
     from ..model.onnx_stepper import BROWSER_CODE, META
+
     vs = shipped_view_set()
-    return {"format": "sketchpad-certificate-rule/1", "statement_type": STATEMENT_TYPE,
-            "predicate_type": PREDICATE_TYPE, "tool_version": __version__,
-            "margin_floor": MARGIN_FLOOR, "drift_factor": DRIFT_FACTOR,
-            "view_set": {"name": VIEW_SET_NAME, "sha256": vs.sha256, "count": vs.count},
-            "environment_fields": list(ENVIRONMENT_FIELDS),
-            "browser": {"backend": "browser", "model_json": META, "code": list(BROWSER_CODE)}}
+    return {
+        "format": "sketchpad-certificate-rule/1",
+        "statement_type": STATEMENT_TYPE,
+        "predicate_type": PREDICATE_TYPE,
+        "tool_version": __version__,
+        "margin_floor": MARGIN_FLOOR,
+        "drift_factor": DRIFT_FACTOR,
+        "view_set": {"name": VIEW_SET_NAME, "sha256": vs.sha256, "count": vs.count},
+        "environment_fields": list(ENVIRONMENT_FIELDS),
+        "browser": {"backend": "browser", "model_json": META, "code": list(BROWSER_CODE)},
+    }

@@ -10,6 +10,7 @@ reference step with a margin above 0; the certificate records each view's step a
 margin, the drift (the largest logit difference between the runs), and the numbers of the
 margin rule.  Whether the certificate lets the model run is policy.check's decision alone.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -25,7 +26,7 @@ from .statement import statement
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def _display(path) -> str:
@@ -39,8 +40,9 @@ def _display(path) -> str:
 def run_views(logits_fn, views, batch_size: int) -> tuple[np.ndarray, float]:
     """All views through `logits_fn`, `batch_size` at a time; (logits, seconds)."""
     t = time.perf_counter()
-    parts = [np.asarray(logits_fn(views[k:k + batch_size]), dtype=np.float32)
-             for k in range(0, len(views), batch_size)]
+    parts = [
+        np.asarray(logits_fn(views[k : k + batch_size]), dtype=np.float32) for k in range(0, len(views), batch_size)
+    ]
     return (np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)), time.perf_counter() - t
 
 
@@ -55,10 +57,10 @@ def _runs(stepper, n: int, batch_sizes):
     return out
 
 
-def certify(stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=None,
-            progress=None) -> dict:
+def certify(stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=None, progress=None) -> dict:
     """Run the suite on `stepper` and return the certificate (a dict)."""
     from .. import views as V
+
     entries = view_entries if view_entries is not None else V.load()
     views = [e["view"] for e in entries]
     expected = [e["step"] for e in entries]
@@ -98,22 +100,40 @@ def certify(stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=No
     subjects = stepper.manifest.subjects() + [{"name": policy.VIEW_SET_NAME, "digest": {"sha256": V.file_sha256()}}]
     predicate = {
         "tool": {"name": "sketchpad certify", "version": __version__},
-        "model": {"dir": _display(stepper.manifest.root), "manifest_sha256": stepper.manifest.digest(),
-                  **(stepper.describe() if hasattr(stepper, "describe") else {})},
+        "model": {
+            "dir": _display(stepper.manifest.root),
+            "manifest_sha256": stepper.manifest.digest(),
+            **(stepper.describe() if hasattr(stepper, "describe") else {}),
+        },
         "adapter": {"gate": float(stepper.gate_value)},
         "backend": {"name": stepper.backend},
         "environment": stepper.environment(),
-        "view_set": {"name": policy.VIEW_SET_NAME, "sha256": V.file_sha256(), "count": len(views),
-                     "shipped": V.file_sha256() == vs.sha256},
+        "view_set": {
+            "name": policy.VIEW_SET_NAME,
+            "sha256": V.file_sha256(),
+            "count": len(views),
+            "shipped": V.file_sha256() == vs.sha256,
+        },
         "runs": [{"label": label, "batch_size": bs, "seconds": seconds[label]} for label, bs, _ in runs],
         "drift": {"max_abs_logit_diff": drift, "at_view": views[worst].key() if views else None},
-        "margin_rule": {"floor": policy.MARGIN_FLOOR, "factor": policy.DRIFT_FACTOR, "drift": drift,
-                        "required": need, "min_margin": min_margin,
-                        "holds": bool(min_margin is not None and min_margin > need)},
-        "result": {"passed": not failed, "views": len(views), "passed_views": len(views) - len(failed),
-                   "failed_views": len(failed), "failures": failed, "min_margin": min_margin,
-                   "min_margin_view": views[at].key() if views else None,
-                   "min_margin_step": expected[at].key() if views else None},
+        "margin_rule": {
+            "floor": policy.MARGIN_FLOOR,
+            "factor": policy.DRIFT_FACTOR,
+            "drift": drift,
+            "required": need,
+            "min_margin": min_margin,
+            "holds": bool(min_margin is not None and min_margin > need),
+        },
+        "result": {
+            "passed": not failed,
+            "views": len(views),
+            "passed_views": len(views) - len(failed),
+            "failed_views": len(failed),
+            "failures": failed,
+            "min_margin": min_margin,
+            "min_margin_view": views[at].key() if views else None,
+            "min_margin_step": expected[at].key() if views else None,
+        },
         "time": {"started": started, "finished": _now(), "seconds_by_run": seconds},
         "per_view": per_view,
     }

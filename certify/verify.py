@@ -6,6 +6,7 @@ A browser certificate is checked against what the page loads (model.json, the gr
 page's model code, V); its environment is the browser's, which only the page can see, so it
 is not compared here.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ def verify(cert_path, model_dir=None, backend: str | None = None, rerun: bool = 
     notes = []
     if backend == "browser":
         from ..model.onnx_stepper import browser_manifest
+
         expect = policy.Expectation("browser", browser_manifest(d).files, gate, None)
         notes.append("environment not compared: a browser certificate is checked against its browser by the page")
         stepper = None
@@ -74,10 +76,13 @@ def verify(cert_path, model_dir=None, backend: str | None = None, rerun: bool = 
 
 def _rerun(cert: dict, stepper, verdict: policy.Verdict) -> None:
     from .run import certify
+
     again = certify(stepper)["predicate"]["per_view"]
     old = {r.get("view"): r for r in cert["predicate"]["per_view"]}
     for r in again:
         o = old.get(r["view"], {})
         if not r["pass"] or r["got"] != o.get("got"):
-            verdict.fail("rerun", f"view {r['view']} now gives {r['got']} (pass={r['pass']}), "
-                                  f"the certificate says {o.get('got')}")
+            verdict.fail(
+                "rerun",
+                f"view {r['view']} now gives {r['got']} (pass={r['pass']}), the certificate says {o.get('got')}",
+            )

@@ -5,6 +5,7 @@
 
 See export/README.md for why torch.onnx (not optimum) and why the gate is a graph input.
 """
+
 from .pipeline import export_model
 
 __all__ = ["export_model"]

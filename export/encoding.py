@@ -7,6 +7,7 @@ positions it owns and the ids each symbol puts there.  The table is then checked
 tokenizer on every view of the whole product space (every op x every cell symbol^3), so a
 tokenizer that is not position-wise is refused at export time instead of mis-encoding later.
 """
+
 from __future__ import annotations
 
 import itertools

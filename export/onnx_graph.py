@@ -5,6 +5,7 @@ The module maps input_ids [B, L] int64 (and gate [1] float32 when gated) to step
 batch axis dynamic: L is fixed by the tokenizer.  The weights are embedded (no .data side
 file) so that the browser fetches one file and its hash names everything.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -40,10 +41,18 @@ def export_module(module: torch.nn.Module, seq_len: int, path: Path, gated: bool
     args = (ids, torch.ones(1)) if gated else (ids,)
     names = ["input_ids", "gate"] if gated else ["input_ids"]
     batch = torch.export.Dim("batch", min=1, max=1 << 20)
-    shapes = (({0: batch}, None) if gated else ({0: batch},))
+    shapes = ({0: batch}, None) if gated else ({0: batch},)
     with torch.no_grad(), single_chunk_deltanet(), _quiet():
-        prog = torch.onnx.export(module.eval(), args, dynamo=True, opset_version=OPSET,
-                                 input_names=names, output_names=["step_logits"],
-                                 dynamic_shapes=shapes, optimize=True, verbose=False)
+        prog = torch.onnx.export(
+            module.eval(),
+            args,
+            dynamo=True,
+            opset_version=OPSET,
+            input_names=names,
+            output_names=["step_logits"],
+            dynamic_shapes=shapes,
+            optimize=True,
+            verbose=False,
+        )
         prog.save(str(path), external_data=False)
     return path

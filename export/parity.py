@@ -3,6 +3,7 @@
 For each view: the step ONNX Runtime picks must be the step PyTorch picks (identical, not
 close), and we report the largest absolute logit difference over all views and step tokens.
 """
+
 from __future__ import annotations
 
 import time
@@ -12,6 +13,7 @@ import numpy as np
 
 def ort_session(path, threads: int = 2):
     import onnxruntime as ort
+
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
@@ -31,13 +33,19 @@ def compare(torch_logits: np.ndarray, onnx_logits: np.ndarray, views, steps) -> 
     o_idx = onnx_logits.argmax(axis=1)
     diff = np.abs(torch_logits.astype(np.float64) - onnx_logits.astype(np.float64))
     worst = int(diff.max(axis=1).argmax()) if len(views) else 0
-    mismatched = [{"view": list(views[i]), "torch": list(steps[t_idx[i]]), "onnx": list(steps[o_idx[i]])}
-                  for i in np.nonzero(t_idx != o_idx)[0]]
-    return {"views": len(views), "identical_steps": int((t_idx == o_idx).sum()),
-            "max_abs_logit_diff": float(diff.max()) if len(views) else 0.0,
-            "max_abs_logit": float(np.abs(torch_logits).max()) if len(views) else 0.0,
-            "worst_view": list(views[worst]) if len(views) else None,
-            "mismatches": mismatched, "passed": not mismatched}
+    mismatched = [
+        {"view": list(views[i]), "torch": list(steps[t_idx[i]]), "onnx": list(steps[o_idx[i]])}
+        for i in np.nonzero(t_idx != o_idx)[0]
+    ]
+    return {
+        "views": len(views),
+        "identical_steps": int((t_idx == o_idx).sum()),
+        "max_abs_logit_diff": float(diff.max()) if len(views) else 0.0,
+        "max_abs_logit": float(np.abs(torch_logits).max()) if len(views) else 0.0,
+        "worst_view": list(views[worst]) if len(views) else None,
+        "mismatches": mismatched,
+        "passed": not mismatched,
+    }
 
 
 def check(handle, onnx_path, views, gate: float = 1.0) -> dict:

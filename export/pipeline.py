@@ -1,4 +1,5 @@
 """`export_model`: model directory -> model.onnx + model.json + parity.json, checked on all of V."""
+
 from __future__ import annotations
 
 import hashlib
@@ -17,14 +18,14 @@ def sha256_file(path) -> str:
     return h.hexdigest()
 
 
-def export_model(model_dir=None, out_dir="onnx", *, handle=None, base: bool = False,
-                 log=lambda msg: None) -> dict:
+def export_model(model_dir=None, out_dir="onnx", *, handle=None, base: bool = False, log=lambda msg: None) -> dict:
     """Export the gated model (gate = graph input) and check it against PyTorch on every view.
 
     base=True also writes base.onnx: the same graph with the adapter removed, which the tests
     compare bit for bit with model.onnx at gate 0.
     """
     import torch
+
     from sketchpad import __version__
     from sketchpad import views as V
 
@@ -45,8 +46,10 @@ def export_model(model_dir=None, out_dir="onnx", *, handle=None, base: bool = Fa
 
     view_list = [r["view"] for r in V.load()]
     report = parity.check(handle, onnx_path, view_list, gate=1.0)
-    log(f"parity on {report['views']} views: {report['identical_steps']} identical steps, "
-        f"largest logit difference {report['max_abs_logit_diff']:.3g}")
+    log(
+        f"parity on {report['views']} views: {report['identical_steps']} identical steps, "
+        f"largest logit difference {report['max_abs_logit_diff']:.3g}"
+    )
     meta = {
         "format": FORMAT,
         "tool_version": __version__,

@@ -8,6 +8,7 @@ padding is added, and under torch.export transformers itself takes its export-fr
 forward-substitution path instead of `solve_triangular`.  Only the batch axis stays dynamic.
 The maths is unchanged (chunking is an exact reorganisation); the parity check measures it.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -17,7 +18,7 @@ import contextlib
 def single_chunk_deltanet():
     try:
         import transformers.models.qwen3_5.modeling_qwen3_5 as qwen35
-    except ImportError:          # an older transformers: nothing to patch
+    except ImportError:  # an older transformers: nothing to patch
         yield
         return
     original = qwen35.torch_chunk_gated_delta_rule

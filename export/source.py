@@ -4,6 +4,7 @@
 
 The model itself (base LM, gated LoRA, tokenizer) is sketchpad.model's; nothing is re-implemented.
 """
+
 from __future__ import annotations
 
 import torch
@@ -64,8 +65,10 @@ class Handle:
         saved = float(self.gate.value[0])
         self.gate.set(gate)
         try:
-            parts = [forward_logits(self.model, self.tok.encode(views[i:i + batch]))[:, self.tok.step_ids]
-                     for i in range(0, len(views), batch)]
+            parts = [
+                forward_logits(self.model, self.tok.encode(views[i : i + batch]))[:, self.tok.step_ids]
+                for i in range(0, len(views), batch)
+            ]
         finally:
             self.gate.set(saved)
         return torch.cat(parts).numpy()
@@ -77,6 +80,7 @@ class Handle:
 def load(model_dir) -> Handle:
     """A model directory as the torch backend loads it (sketchpad.model.torch_stepper)."""
     from sketchpad.model.torch_stepper import load as load_torch
+
     st = load_torch(model_dir, gate=1.0)
     return Handle(st.model, st.gate, st.vocab, describe_model(st))
 

@@ -2,7 +2,7 @@
 `sketchpad bench SET --backend browser`.
 
     solver = BrowserSolver(model=None, parallel=True)   # starts the server, the browser, certifies
-    solver("12345 * 678")   # -> {"result", "forward_passes", "views_presented", "batches", "views_used", "seconds", ...}
+    solver("12345 * 678")   # -> {"result", "forward_passes", "views_presented", "batches", ...}
     solver.close()
 
 The page's model must first hold a certificate under the page's rule (web/certify/policy.js):
@@ -12,6 +12,7 @@ allow_uncertified.  Each problem then runs through web/solve.js with web/onnx_st
 stepper, the same code the page's Solve button runs.  A bad expression raises InputError and
 a step the runtime cannot follow raises StepperFault, as in Python.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -35,7 +36,8 @@ SOLVE_JS = """async ([expr, parallel]) => {
   const t = performance.now();
   try {
     const r = await solve(expr, window.__benchModel.stepper, { parallel });
-    return { result: r.value, forward_passes: r.forwardPasses, views_presented: r.viewsPresented, batches: r.batches, views_used: r.viewsUsed,
+    return { result: r.value, forward_passes: r.forwardPasses, views_presented: r.viewsPresented,
+             batches: r.batches, views_used: r.viewsUsed,
              seconds: (performance.now() - t) / 1000, stepper_seconds: (r.stepperMs ?? 0) / 1000,
              stepper: 'browser:' + window.__benchModel.provider };
   } catch (e) {
@@ -45,11 +47,11 @@ SOLVE_JS = """async ([expr, parallel]) => {
 
 
 class BrowserSolver:
-    def __init__(self, model=None, parallel: bool = True, provider: str = "wasm",
-                 allow_uncertified: bool = False):
+    def __init__(self, model=None, parallel: bool = True, provider: str = "wasm", allow_uncertified: bool = False):
         from .certify.browser_backend import page_for
         from .model.loading import resolve_model_dir
         from .server.live import page_server
+
         d = resolve_model_dir(model)
         self.parallel = parallel
         self._stack = contextlib.ExitStack()
@@ -62,12 +64,14 @@ class BrowserSolver:
             raise
         if not self.certificate["ok"]:
             self.close()
-            fails = "; ".join(f"{f['view']} gives {f['got']}, expected {f['expected']}"
-                              for f in self.certificate["failures"])
+            fails = "; ".join(
+                f"{f['view']} gives {f['got']}, expected {f['expected']}" for f in self.certificate["failures"]
+            )
             reasons = "; ".join(m for _, m in self.certificate["reasons"][:3])
-            raise Uncertified(f"the model in {d} does not pass certification in this browser ({provider}): "
-                              f"{reasons}" + (f". Failing views: {fails}" if fails else "")
-                              + " (--allow-uncertified runs it anyway)")
+            raise Uncertified(
+                f"the model in {d} does not pass certification in this browser ({provider}): "
+                f"{reasons}" + (f". Failing views: {fails}" if fails else "") + " (--allow-uncertified runs it anyway)"
+            )
 
     def __call__(self, expr: str) -> dict:
         out = self.page.evaluate(SOLVE_JS, [expr, self.parallel])

@@ -4,6 +4,7 @@
 Exit codes: 0 success, 1 a check failed (e.g. a certificate), 2 bad input, 3 stepper fault.
 User errors print one line on stderr, never a traceback.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,23 +15,28 @@ import sys
 from . import __version__
 from .errors import SketchpadError
 
-
-DESCRIPTION = ("Long arithmetic by a language model that sees three cells of a worksheet at a time, "
-               "exact at every length on a device where it passed every view (its certificate).")
+DESCRIPTION = (
+    "Long arithmetic by a language model that sees three cells of a worksheet at a time, "
+    "exact at every length on a device where it passed every view (its certificate)."
+)
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):              # argparse's usage errors: one line, exit 2
+    def error(self, message):  # argparse's usage errors: one line, exit 2
         self.exit(2, f"sketchpad: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="sketchpad", description=DESCRIPTION,
-                     epilog="Exit codes: 0 success, 1 a check failed (a certificate, a benchmark answer), "
-                            "2 bad input, 3 a stepper fault.  `sketchpad COMMAND --help` for each command.")
+    parser = _Parser(
+        prog="sketchpad",
+        description=DESCRIPTION,
+        epilog="Exit codes: 0 success, 1 a check failed (a certificate, a benchmark answer), "
+        "2 bad input, 3 a stepper fault.  `sketchpad COMMAND --help` for each command.",
+    )
     parser.add_argument("--version", action="version", version=f"sketchpad {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     from . import commands
+
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)
     return parser

@@ -1,4 +1,5 @@
 """Integers <-> digit strings without Python's 4,300-digit conversion limit."""
+
 from __future__ import annotations
 
 _CHUNK = 4000
@@ -14,8 +15,8 @@ def to_int(digits: str) -> int:
 def to_digits(n: int) -> str:
     """Decimal digits of |n|."""
     n = abs(n)
-    if n < 10 ** _CHUNK:
+    if n < 10**_CHUNK:
         return str(n)
     k = max(1, (n.bit_length() * 3 // 10) // 2)
-    hi, lo = divmod(n, 10 ** k)
+    hi, lo = divmod(n, 10**k)
     return to_digits(hi) + to_digits(lo).rjust(k, "0")

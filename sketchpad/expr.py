@@ -5,6 +5,7 @@ before parsing, so operands of any length pass through as digit strings and Pyth
 4,300-digit conversion limit never applies.  Every rejection is an InputError with a message
 that names the problem.
 """
+
 from __future__ import annotations
 
 import ast
@@ -16,21 +17,35 @@ from .errors import InputError
 FUNCTIONS = {"sqrt": 1, "isqrt": 1, "gcd": 2}
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
 # Operators the language refuses, and the words it refuses them with (the page says the same).
-FORBIDDEN = {"/": "'/' is not supported: use // for integer division", "**": "'**' (power) is not supported",
-             "@": "'@' is not supported", "<<": "'<<' is not supported", ">>": "'>>' is not supported",
-             "&": "'&' is not supported", "|": "'|' is not supported", "^": "'^' is not supported"}
-_FORBIDDEN_OPS = {ast.Div: FORBIDDEN["/"], ast.Pow: FORBIDDEN["**"], ast.MatMult: FORBIDDEN["@"],
-                  ast.LShift: FORBIDDEN["<<"], ast.RShift: FORBIDDEN[">>"], ast.BitAnd: FORBIDDEN["&"],
-                  ast.BitOr: FORBIDDEN["|"], ast.BitXor: FORBIDDEN["^"]}
+FORBIDDEN = {
+    "/": "'/' is not supported: use // for integer division",
+    "**": "'**' (power) is not supported",
+    "@": "'@' is not supported",
+    "<<": "'<<' is not supported",
+    ">>": "'>>' is not supported",
+    "&": "'&' is not supported",
+    "|": "'|' is not supported",
+    "^": "'^' is not supported",
+}
+_FORBIDDEN_OPS = {
+    ast.Div: FORBIDDEN["/"],
+    ast.Pow: FORBIDDEN["**"],
+    ast.MatMult: FORBIDDEN["@"],
+    ast.LShift: FORBIDDEN["<<"],
+    ast.RShift: FORBIDDEN[">>"],
+    ast.BitAnd: FORBIDDEN["&"],
+    ast.BitOr: FORBIDDEN["|"],
+    ast.BitXor: FORBIDDEN["^"],
+}
 _TOKEN = re.compile(r"(?<![A-Za-z_0-9])(?:[0-9][0-9A-Za-z_.]*|\.[0-9][0-9A-Za-z_.]*)")
 _LITERAL = "_sketchpad_literal_"
 
 
 @dataclass(frozen=True)
 class Limits:
-    max_digits: int = 20_000            # any number: operand, intermediate or result
-    max_quadratic_digits: int = 2_000   # operands of *, //, %, sqrt, gcd (work grows as n^2)
-    max_chars: int = 200_000            # the whole expression
+    max_digits: int = 20_000  # any number: operand, intermediate or result
+    max_quadratic_digits: int = 2_000  # operands of *, //, %, sqrt, gcd (work grows as n^2)
+    max_chars: int = 200_000  # the whole expression
     max_operations: int = 500
 
 
@@ -42,7 +57,7 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
     if not isinstance(text, str):
         raise InputError("the expression must be a string")
     literals: list[str] = []
-    cuts: list[tuple[int, int, int]] = []     # (start in stripped text, length there, length typed)
+    cuts: list[tuple[int, int, int]] = []  # (start in stripped text, length there, length typed)
     grown = [0]
 
     def cut(m: re.Match) -> str:
@@ -57,7 +72,7 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
         literals.append(tok)
         name = f"{_LITERAL}{len(literals) - 1}"
         cuts.append((m.start() + grown[0], len(name), len(tok)))
-        grown[0] += len(name) - len(tok)          # how much longer the stripped text has become
+        grown[0] += len(name) - len(tok)  # how much longer the stripped text has become
         return name
 
     def typed_column(pos: int) -> int:
@@ -87,7 +102,7 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
         col = ""
         if e.offset and e.lineno:
             lines = stripped.strip().split("\n")
-            pos = lead + sum(len(x) + 1 for x in lines[:e.lineno - 1]) + e.offset - 1
+            pos = lead + sum(len(x) + 1 for x in lines[: e.lineno - 1]) + e.offset - 1
             col = f" at column {typed_column(pos) + 1}"
         raise InputError(typed(f"syntax error{col}: {e.msg}")) from None
     except (RecursionError, MemoryError):
@@ -100,14 +115,14 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
             raise InputError(f"the expression has more than {limits.max_operations} parts")
         if isinstance(node, ast.Name):
             if node.id.startswith(_LITERAL):
-                return ("num", literals[int(node.id[len(_LITERAL):])].lstrip("0") or "0", False)
+                return ("num", literals[int(node.id[len(_LITERAL) :])].lstrip("0") or "0", False)
             raise InputError(f"unknown name {node.id!r}")
         if isinstance(node, ast.UnaryOp):
             if isinstance(node.op, ast.UAdd):
                 return walk(node.operand)
             if isinstance(node.op, ast.USub):
                 inner = walk(node.operand)
-                if inner[0] == "num":                 # a negative literal is input, not work
+                if inner[0] == "num":  # a negative literal is input, not work
                     return ("num", inner[1], not inner[2])
                 return ("neg", inner)
             raise InputError(f"{'not' if isinstance(node.op, ast.Not) else '~'} is not supported")
@@ -124,7 +139,9 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
                 raise InputError(f"{node.func.id}() takes no keyword arguments")
             want = FUNCTIONS[node.func.id]
             if len(node.args) != want:
-                raise InputError(f"{node.func.id}() takes {want} argument{'s' if want > 1 else ''}, got {len(node.args)}")
+                raise InputError(
+                    f"{node.func.id}() takes {want} argument{'s' if want > 1 else ''}, got {len(node.args)}"
+                )
             if any(isinstance(a, ast.Starred) for a in node.args):
                 raise InputError("argument unpacking is not supported")
             name = "sqrt" if node.func.id == "isqrt" else node.func.id
@@ -146,7 +163,9 @@ def parse(text: str, limits: Limits = Limits()) -> tuple:
 def evaluate_python(tree: tuple) -> int:
     """The same tree evaluated with Python's integers (for tests and benchmarks only)."""
     import math
+
     from .digits import to_int
+
     kind = tree[0]
     if kind == "num":
         v = to_int(tree[1])
@@ -155,8 +174,11 @@ def evaluate_python(tree: tuple) -> int:
         return -evaluate_python(tree[1])
     if kind == "bin":
         a, b = evaluate_python(tree[2]), evaluate_python(tree[3])
-        return {"+": a + b, "-": a - b, "*": a * b}.get(tree[1]) if tree[1] in "+-*" else (
-            a // b if tree[1] == "//" else a % b)
+        return (
+            {"+": a + b, "-": a - b, "*": a * b}.get(tree[1])
+            if tree[1] in "+-*"
+            else (a // b if tree[1] == "//" else a % b)
+        )
     if kind == "call":
         args = [evaluate_python(a) for a in tree[2]]
         return math.isqrt(args[0]) if tree[1] == "sqrt" else math.gcd(*args)

@@ -1,14 +1,30 @@
 """Fault injection: steppers that are wrong on exactly one view.  Used by the tests of the
 "only if" direction (a wrong step on a view of V changes that view's witness run) and by the
 certifier's tests (a certifier that never fails is worthless)."""
+
 from __future__ import annotations
 
 from .reference import ReferenceStepper, reference_step
-from .symbols import (ADD, BLANK, DIGITS, MUL, SUB, EQ, GT, HALT, LT, MINUS, NONZERO_FLAG, PLUS, SCAN_OPS, Step,
-                      View, ZERO_FLAG)
+from .symbols import (
+    ADD,
+    BLANK,
+    DIGITS,
+    EQ,
+    GT,
+    HALT,
+    LT,
+    MINUS,
+    MUL,
+    NONZERO_FLAG,
+    PLUS,
+    SCAN_OPS,
+    SUB,
+    ZERO_FLAG,
+    Step,
+    View,
+)
 
-_FLIP = {PLUS: MINUS, MINUS: PLUS, LT: GT, GT: LT, EQ: LT, ZERO_FLAG: NONZERO_FLAG,
-         NONZERO_FLAG: ZERO_FLAG}
+_FLIP = {PLUS: MINUS, MINUS: PLUS, LT: GT, GT: LT, EQ: LT, ZERO_FLAG: NONZERO_FLAG, NONZERO_FLAG: ZERO_FLAG}
 
 
 def wrong_steps(view: View) -> list[Step]:

@@ -8,13 +8,13 @@ constants.json         the alphabets, operations, scan families, speculation sta
 certificate-rule.json  the certificate rule's constants (sketchpad/certify/policy.py): one rule,
                        applied by the page (web/certify/policy.js) and by Python alike
 """
+
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
 import sys
-from pathlib import Path
 
 from . import symbols as S
 from .web import ROOT as WEB_ROOT
@@ -27,16 +27,45 @@ def constants() -> dict:
     from .procedures import ADD2_DIGITS, DQ_STATES
     from .runtime import FAMILIES, MUL_CARRIES
     from .solve import QUADRATIC_OPS
+
     limits = dataclasses.asdict(Limits())
     camel = {k: "".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))) for k in limits}
     return {
         "format": "sketchpad-constants/1",
-        "symbols": {"BLANK": S.BLANK, "DIGITS": S.DIGITS, "PLUS": S.PLUS, "MINUS": S.MINUS, "LT": S.LT,
-                    "EQ": S.EQ, "GT": S.GT, "ZERO_FLAG": S.ZERO_FLAG, "NONZERO_FLAG": S.NONZERO_FLAG},
+        "symbols": {
+            "BLANK": S.BLANK,
+            "DIGITS": S.DIGITS,
+            "PLUS": S.PLUS,
+            "MINUS": S.MINUS,
+            "LT": S.LT,
+            "EQ": S.EQ,
+            "GT": S.GT,
+            "ZERO_FLAG": S.ZERO_FLAG,
+            "NONZERO_FLAG": S.NONZERO_FLAG,
+        },
         "cell_symbols": list(S.CELL_SYMBOLS),
-        "ops": {name: getattr(S, name) for name in ("ADD", "SUB", "CMP_EQ", "CMP_LT", "CMP_GT", "MUL", "ZT", "INC",
-                                                    "ADD2", "DQ", "ODD", "NEG", "ABS", "SGN_ADD", "SGN_SUB",
-                                                    "SGN_MUL", "SGN_DIV")},
+        "ops": {
+            name: getattr(S, name)
+            for name in (
+                "ADD",
+                "SUB",
+                "CMP_EQ",
+                "CMP_LT",
+                "CMP_GT",
+                "MUL",
+                "ZT",
+                "INC",
+                "ADD2",
+                "DQ",
+                "ODD",
+                "NEG",
+                "ABS",
+                "SGN_ADD",
+                "SGN_SUB",
+                "SGN_MUL",
+                "SGN_DIV",
+            )
+        },
         "op_order": list(S.OPS),
         "scan_ops": sorted(S.SCAN_OPS, key=S.OPS.index),
         "control": {name: getattr(S, name) for name in ("HALT", "CMP", "SWAP", "ADJ")},
@@ -53,8 +82,11 @@ def constants() -> dict:
 
 def files() -> dict[str, str]:
     from .certify.policy import rule_json
-    return {name: json.dumps(data, indent=1, sort_keys=True) + "\n"
-            for name, data in (("constants.json", constants()), ("certificate-rule.json", rule_json()))}
+
+    return {
+        name: json.dumps(data, indent=1, sort_keys=True) + "\n"
+        for name, data in (("constants.json", constants()), ("certificate-rule.json", rule_json()))
+    }
 
 
 def main(argv=None) -> int:

@@ -8,33 +8,82 @@ counters, and the result or the InputError message.  `errors.json` holds the exp
 language's rejections.  `python -m sketchpad.golden --out web/golden` rewrites the files;
 tests/test_golden.py checks the committed files equal a fresh generation.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 from pathlib import Path
 
+from .digits import to_digits
 from .errors import InputError
 from .expr import parse
-from .digits import to_digits
-from .web import ROOT as WEB_ROOT
 from .reference import ReferenceStepper
 from .sheet import INPUT
+from .web import ROOT as WEB_ROOT
 
 DEFAULT_OUT = WEB_ROOT / "golden"
 
 # Both modes run each of these: every procedure, every sign combination, the floor-division
 # adjustment, errors raised mid-solve, and nested expressions that pass numbers between blocks.
 PROBLEMS = [
-    "0 + 0", "7 + 5", "999 + 1", "-25 + 9", "25 + -9", "-25 + -9", "9 + -25", "12 + -12",
-    "5 - 8", "-5 - 8", "-5 - -8", "1000 - 1", "100 - 100", "-0 - 0",
-    "0 * 5", "7 * 8", "-12 * 34", "-12 * -34", "999 * 99", "1234 * 5", "5 * 1234",
-    "17 // 5", "-17 // 5", "17 // -5", "-17 // -5", "17 % 5", "-17 % 5", "17 % -5", "-17 % -5",
-    "3 // 7", "0 // 9", "1000 // 8", "99999 // 99", "12345 % 123", "5 // 0", "-5 % 0",
-    "sqrt(0)", "sqrt(1)", "sqrt(99)", "sqrt(100)", "isqrt(12345)", "sqrt(-0)", "sqrt(-4)",
-    "gcd(0, 0)", "gcd(12, 18)", "gcd(-84, 36)", "gcd(17, 0)", "gcd(0, -17)", "gcd(1071, 462)",
-    "-7", "-(3 + 4)", "-(-(2 * 3))", "+5", "--5",
-    "(12 + 34) * (56 - 78) // 9", "gcd(2 * 3 * 5, 3 * 5 * 7) + sqrt(1000) % 7", "-(sqrt(50)) * -2",
+    "0 + 0",
+    "7 + 5",
+    "999 + 1",
+    "-25 + 9",
+    "25 + -9",
+    "-25 + -9",
+    "9 + -25",
+    "12 + -12",
+    "5 - 8",
+    "-5 - 8",
+    "-5 - -8",
+    "1000 - 1",
+    "100 - 100",
+    "-0 - 0",
+    "0 * 5",
+    "7 * 8",
+    "-12 * 34",
+    "-12 * -34",
+    "999 * 99",
+    "1234 * 5",
+    "5 * 1234",
+    "17 // 5",
+    "-17 // 5",
+    "17 // -5",
+    "-17 // -5",
+    "17 % 5",
+    "-17 % 5",
+    "17 % -5",
+    "-17 % -5",
+    "3 // 7",
+    "0 // 9",
+    "1000 // 8",
+    "99999 // 99",
+    "12345 % 123",
+    "5 // 0",
+    "-5 % 0",
+    "sqrt(0)",
+    "sqrt(1)",
+    "sqrt(99)",
+    "sqrt(100)",
+    "isqrt(12345)",
+    "sqrt(-0)",
+    "sqrt(-4)",
+    "gcd(0, 0)",
+    "gcd(12, 18)",
+    "gcd(-84, 36)",
+    "gcd(17, 0)",
+    "gcd(0, -17)",
+    "gcd(1071, 462)",
+    "-7",
+    "-(3 + 4)",
+    "-(-(2 * 3))",
+    "+5",
+    "--5",
+    "(12 + 34) * (56 - 78) // 9",
+    "gcd(2 * 3 * 5, 3 * 5 * 7) + sqrt(1000) % 7",
+    "-(sqrt(50)) * -2",
 ]
 
 # Long problems, parallel mode only (sequential traces of these would be large and add no
@@ -44,30 +93,108 @@ LONG_PROBLEMS = [
     "-" + "31415926535897932384" + " * " + "27182818284590452353",
     "98765432109876543210987654321098765432 // 1234567",
     "sqrt(" + "2" + "0" * 29 + ")",
-    "gcd(12200160415121876738, 7540113804746346429)",       # consecutive Fibonacci numbers
+    "gcd(12200160415121876738, 7540113804746346429)",  # consecutive Fibonacci numbers
     "-" + "5" * 300 + " - " + "4" * 300,
 ]
 SEQUENTIAL_LONG = ["31415926535897932384 * 27182818284590452353", "9" * 60 + " + 1"]
 
 # Rejections of the expression language: each must be an InputError in both runtimes.
 BAD_EXPRESSIONS = [
-    "", "   ", "1 +", "(1", "1)", "1 2", "1.5", "1e5", "0x10", "1_000", "2x", ".5", "1 / 2",
-    "2 ** 3", "1 @ 2", "1 << 2", "1 >> 2", "1 & 2", "1 | 2", "1 ^ 2", "~1", "not 1", "1 < 2",
-    "1 == 1", "1 and 2", "1 or 2", "x", "x + 1", "sqrt", "f(1)", "sqrt(1, 2)", "gcd(1)",
-    "gcd(1, 2, 3)", "sqrt(x=4)", "gcd(*[1, 2])", "[1]", "(1, 2)", "'a'", "1 if 2 else 3",
-    "lambda: 1", "a.b", "a[1]", "{1}", "1 + \x00", "(" * 250 + "1" + ")" * 250,
-    "1 +\n 2", "1" * 25 + " + 1", "__import__('os')", "os.system('ls')", "pow(2, 3)", "gcd(a=4, b=2)",
-    "1; 2", "\uff11\uff12 + 1", "1 = 2", "(1)(2)", "sqrt(4)(5)", "1 +* 2", "gcd(1 2)", "...", "None",
-    "1 is 2", "1 not in 2", "{1: 2}", "(x for x in y)", "sqrt(*[4])",
+    "",
+    "   ",
+    "1 +",
+    "(1",
+    "1)",
+    "1 2",
+    "1.5",
+    "1e5",
+    "0x10",
+    "1_000",
+    "2x",
+    ".5",
+    "1 / 2",
+    "2 ** 3",
+    "1 @ 2",
+    "1 << 2",
+    "1 >> 2",
+    "1 & 2",
+    "1 | 2",
+    "1 ^ 2",
+    "~1",
+    "not 1",
+    "1 < 2",
+    "1 == 1",
+    "1 and 2",
+    "1 or 2",
+    "x",
+    "x + 1",
+    "sqrt",
+    "f(1)",
+    "sqrt(1, 2)",
+    "gcd(1)",
+    "gcd(1, 2, 3)",
+    "sqrt(x=4)",
+    "gcd(*[1, 2])",
+    "[1]",
+    "(1, 2)",
+    "'a'",
+    "1 if 2 else 3",
+    "lambda: 1",
+    "a.b",
+    "a[1]",
+    "{1}",
+    "1 + \x00",
+    "(" * 250 + "1" + ")" * 250,
+    "1 +\n 2",
+    "1" * 25 + " + 1",
+    "__import__('os')",
+    "os.system('ls')",
+    "pow(2, 3)",
+    "gcd(a=4, b=2)",
+    "1; 2",
+    "\uff11\uff12 + 1",
+    "1 = 2",
+    "(1)(2)",
+    "sqrt(4)(5)",
+    "1 +* 2",
+    "gcd(1 2)",
+    "...",
+    "None",
+    "1 is 2",
+    "1 not in 2",
+    "{1: 2}",
+    "(x for x in y)",
+    "sqrt(*[4])",
 ]
 # Accepted spellings: the parse tree of each must be equal in both runtimes.
 GOOD_EXPRESSIONS = [
-    "1 + 2", "007 * -0", "-(-5)", "--5", "+-3", "-(1 + 2)", "2*-3", "- 2 * 3", "1 - 2 - 3",
-    "8 // 4 // 2", "1 + 2 * 3 % 4", "(1 + 2) * 3", "gcd(1, 2,)", "sqrt (4)", "isqrt(9)",
-    "gcd(-8, 12) // sqrt(16) % 3", "(1 +\n 2)", "1 # a comment", "1 +\\\n 2", "\t 12 ",
-    "-(-(-(7)))", "+(+(+7))", "-sqrt(4)", "-gcd(4, 6) * -(2)", "0" * 30 + "12",
+    "1 + 2",
+    "007 * -0",
+    "-(-5)",
+    "--5",
+    "+-3",
+    "-(1 + 2)",
+    "2*-3",
+    "- 2 * 3",
+    "1 - 2 - 3",
+    "8 // 4 // 2",
+    "1 + 2 * 3 % 4",
+    "(1 + 2) * 3",
+    "gcd(1, 2,)",
+    "sqrt (4)",
+    "isqrt(9)",
+    "gcd(-8, 12) // sqrt(16) % 3",
+    "(1 +\n 2)",
+    "1 # a comment",
+    "1 +\\\n 2",
+    "\t 12 ",
+    "-(-(-(7)))",
+    "+(+(+7))",
+    "-sqrt(4)",
+    "-gcd(4, 6) * -(2)",
+    "0" * 30 + "12",
 ]
-ERROR_LIMIT_DIGITS = 20      # the limit the `"1" * 25` case and the limit traces run under
+ERROR_LIMIT_DIGITS = 20  # the limit the `"1" * 25` case and the limit traces run under
 
 
 def witness_cover(covered: set) -> list[str]:
@@ -75,12 +202,13 @@ def witness_cover(covered: set) -> list[str]:
     above, every view of V is replayed: so the JS runtime is checked on all of V."""
     from .solve import solve
     from .views import load
+
     witnesses = list(dict.fromkeys(r["witness"] for r in load()))
     presents = {w: {v.key() for v in solve(w, "reference").views} for w in witnesses}
     want = {r["view"].key() for r in load()} - covered
     chosen = []
     while want:
-        best = max(witnesses, key=lambda w: len(presents[w] & want))    # first best: deterministic
+        best = max(witnesses, key=lambda w: len(presents[w] & want))  # first best: deterministic
         if not presents[best] & want:
             raise AssertionError(f"no witness presents {sorted(want)[:3]}")
         chosen.append(best)
@@ -113,10 +241,16 @@ def _worksheet(ws) -> list:
     for sheet in ws.sheets:
         rows = []
         for r in sheet.rows:
-            rows.append({"name": r.name, "offset": r.offset, "text": r.text(),
-                         "origins": "".join(_origin(r.cell(i)) for i in reversed(range(r.width()))),
-                         "sign": None if r.sign is None else r.sign.sym,
-                         "sign_origin": None if r.sign is None else _origin(r.sign)})
+            rows.append(
+                {
+                    "name": r.name,
+                    "offset": r.offset,
+                    "text": r.text(),
+                    "origins": "".join(_origin(r.cell(i)) for i in reversed(range(r.width()))),
+                    "sign": None if r.sign is None else r.sign.sym,
+                    "sign_origin": None if r.sign is None else _origin(r.sign),
+                }
+            )
         out.append({"title": sheet.title, "rows": rows, "text": sheet.text()})
     return out
 
@@ -125,6 +259,7 @@ def trace(expr: str, parallel: bool = True, max_digits: int | None = None) -> di
     """Solve `expr` with the reference stepper and record everything the JS runtime must match."""
     from .expr import Limits
     from .solve import solve
+
     limits = Limits() if max_digits is None else Limits(max_digits=max_digits)
     raw = []
 
@@ -142,21 +277,33 @@ def trace(expr: str, parallel: bool = True, max_digits: int | None = None) -> di
         ws = sol.worksheet
         v = sol.value
         out["result"] = ("-" if v < 0 else "") + to_digits(v)
-        out["counters"] = {"forward_passes": sol.forward_passes, "views_presented": sol.views_presented,
-                           "batches": sol.batches, "views_used": sol.views_used}
+        out["counters"] = {
+            "forward_passes": sol.forward_passes,
+            "views_presented": sol.views_presented,
+            "batches": sol.batches,
+            "views_used": sol.views_used,
+        }
     except InputError as e:
         out["error"] = str(e)
-        out["counters"] = {"forward_passes": sum(len({v for v, _, _ in b}) for b in raw),
-                           "views_presented": sum(len(b) for b in raw), "batches": len(raw),
-                           "views_used": len({v for b in raw for v, _, _ in b})}
+        out["counters"] = {
+            "forward_passes": sum(len({v for v, _, _ in b}) for b in raw),
+            "views_presented": sum(len(b) for b in raw),
+            "batches": len(raw),
+            "views_used": len({v for b in raw for v, _, _ in b}),
+        }
     rows = {}
     if ws is not None:
         for k, sheet in enumerate(ws.sheets):
             for j, r in enumerate(sheet.rows):
                 rows.setdefault(id(r), (k, j))
-    out["batches"] = [{"views": [v.key() for v, _, _ in b], "steps": [s.key() for _, _, s in b],
-                       "where": [None if w is None else [_position(p, rows) for p in w] for _, w, _ in b]}
-                      for b in raw]
+    out["batches"] = [
+        {
+            "views": [v.key() for v, _, _ in b],
+            "steps": [s.key() for _, _, s in b],
+            "where": [None if w is None else [_position(p, rows) for p in w] for _, w, _ in b],
+        }
+        for b in raw
+    ]
     out["worksheet"] = _worksheet(ws) if ws is not None else None
     return out
 
@@ -165,6 +312,7 @@ def errors() -> list:
     out = []
     for e in BAD_EXPRESSIONS:
         from .expr import Limits
+
         try:
             parse(e, Limits(max_digits=ERROR_LIMIT_DIGITS))
         except InputError as err:
@@ -188,13 +336,20 @@ def generate() -> dict[str, str]:
     cases = [(e, True) for e in PROBLEMS] + [(e, False) for e in PROBLEMS]
     cases += [(e, True) for e in LONG_PROBLEMS] + [(e, False) for e in SEQUENTIAL_LONG]
     traces = [trace(e, p) for e, p in cases]
-    traces.append(trace("9" * 15 + " * 9", True, max_digits=15))    # a result over the limit
+    traces.append(trace("9" * 15 + " * 9", True, max_digits=15))  # a result over the limit
     index = []
     for k, t in enumerate(traces):
         name = f"trace-{k:03d}.json"
         files[name] = json.dumps(t, separators=(",", ":")) + "\n"
-        index.append({"file": name, "expr": t["expr"][:60], "mode": t["mode"],
-                      "batches": len(t["batches"]), "forward_passes": t["counters"]["forward_passes"]})
+        index.append(
+            {
+                "file": name,
+                "expr": t["expr"][:60],
+                "mode": t["mode"],
+                "batches": len(t["batches"]),
+                "forward_passes": t["counters"]["forward_passes"],
+            }
+        )
     covered = {k for t in traces for b in t["batches"] for k in b["views"]}
     files["witnesses.json"] = _lines([trace(w, True) for w in witness_cover(covered)])
     files["errors.json"] = _lines(errors())

@@ -7,6 +7,7 @@ decide (which way to subtract, whether a trial subtraction fitted, when a gcd is
 decides from a flag that a step emitted; where it must place things (which column, which
 row, how many columns a remainder keeps) it uses positions only.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -15,14 +16,38 @@ from .digits import to_digits, to_int
 from .errors import InputError, StepperFault
 from .runtime import FAMILIES, PARALLEL, Probe, ask, expect, scan, select_probes, speculate, together
 from .sheet import Cell, Row, Sheet, input_number
-from .symbols import (ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS,
-                      MUL, NEG, NONZERO_FLAG, ODD, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB,
-                      SWAP, ZERO_FLAG, ZT, View)
+from .symbols import (
+    ABS,
+    ADD,
+    ADD2,
+    ADJ,
+    BLANK,
+    CMP,
+    CMP_EQ,
+    DIGITS,
+    DQ,
+    HALT,
+    INC,
+    MINUS,
+    MUL,
+    NEG,
+    NONZERO_FLAG,
+    ODD,
+    SGN_ADD,
+    SGN_DIV,
+    SGN_MUL,
+    SGN_SUB,
+    SUB,
+    SWAP,
+    ZERO_FLAG,
+    ZT,
+    View,
+)
 
 
 class Num(NamedTuple):
     sign: Cell
-    cells: list          # digit cells, units first, at least one
+    cells: list  # digit cells, units first, at least one
 
     @property
     def digits(self) -> str:
@@ -70,11 +95,15 @@ def _sign_view(op, a: Row, b: Row | None, c: Row | None = None, ci: int = 0):
     """The view of a sign decision: (op, sign of a, sign of b, flag cell)."""
     bs = b.sign.sym if b is not None else BLANK
     cs = c.sym(ci) if c is not None else BLANK
-    return View(op, a.sign.sym, bs, cs), ((a, "sign"), (b, "sign") if b is not None else None,
-                                         (c, ci) if c is not None else None)
+    return View(op, a.sign.sym, bs, cs), (
+        (a, "sign"),
+        (b, "sign") if b is not None else None,
+        (c, ci) if c is not None else None,
+    )
 
 
 # ---------------------------------------------------------------- magnitudes
+
 
 def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
     """x + y from column `start` up (columns below it are x's cells, shared)."""
@@ -121,7 +150,7 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
     partial = []
     gens = []
     for j in range(y.width()):
-        carry = sheet.row(f"carry", j)
+        carry = sheet.row("carry", j)
         row = sheet.row(f"x{y.sym(j)}", j)
         partial.append(row)
         gens.append(_partial_row(x, y.cells[j], carry, row, y, j))
@@ -130,7 +159,7 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
         return (yield from _sum_tree(sheet, [(row, j) for j, row in enumerate(partial)]))
     total = partial[0]
     for j in range(1, len(partial)):
-        shifted = Row(partial[j].name, [None] * j + partial[j].cells)   # not drawn twice
+        shifted = Row(partial[j].name, [None] * j + partial[j].cells)  # not drawn twice
         total = yield from add_rows(sheet, total, shifted, "sum", start=j)
     return total
 
@@ -183,7 +212,7 @@ def divide_rows(sheet: Sheet, a: Row, b: Row):
         rem = None
     else:
         rounds = None
-        rem = a.cells[la - lb + 1:]
+        rem = a.cells[la - lb + 1 :]
     positions = range(la - lb, -1, -1) if rounds is None else [0]
     for k in positions:
         cur = rounds[0][1] if rounds is not None else [a.cells[k]] + rem[:lb]
@@ -194,16 +223,15 @@ def divide_rows(sheet: Sheet, a: Row, b: Row):
         else:
             r = yield from trials
         rem = r.cells
-    return quotient, rem[:max(lb, 1)]
+    return quotient, rem[: max(lb, 1)]
 
 
 def _quotient_digit(sheet: Sheet, r: Row, b: Row, quotient: Row, k: int):
     """The trials of one quotient digit (sequential code): subtract |b| until a subtraction
     borrows, counting with DQ steps; returns the last row that fitted (the remainder)."""
-    for trial in range(10):
+    for _trial in range(10):
         t, borrow = yield from sub_rows(sheet, r, b, "-b", offset=k)
-        step = yield from ask(View(DQ, borrow, quotient.sym(k), BLANK),
-                              ((t, None), (quotient, k), None))
+        step = yield from ask(View(DQ, borrow, quotient.sym(k), BLANK), ((t, None), (quotient, k), None))
         Sheet.write(quotient, k, step)
         if expect(step, (SUB, HALT), "quotient digit") == HALT:
             return r
@@ -213,9 +241,10 @@ def _quotient_digit(sheet: Sheet, r: Row, b: Row, quotient: Row, k: int):
 
 # Parallel quotient and root digits: what one digit's trials can present.
 BORROWS = (BLANK, "1")
-DQ_STATES = tuple((bo, cnt) for cnt in (BLANK,) + tuple("123456789") for bo in BORROWS
-                  if not (bo == BLANK and cnt == "9"))   # (borrow, count so far): the 19 DQ views of V
-ADD2_DIGITS = tuple("13579")                             # ADD2 reads the units digit of an odd number
+DQ_STATES = tuple(
+    (bo, cnt) for cnt in (BLANK,) + tuple("123456789") for bo in BORROWS if not (bo == BLANK and cnt == "9")
+)  # (borrow, count so far): the 19 DQ views of V
+ADD2_DIGITS = tuple("13579")  # ADD2 reads the units digit of an odd number
 
 
 def _digits_and(sym: str) -> tuple:
@@ -223,8 +252,9 @@ def _digits_and(sym: str) -> tuple:
 
 
 _new = tuple.__new__
-_SUB_BY_X = {(y, c): tuple(_new(View, (SUB, x, y, c)) for x in DIGITS)
-             for y in tuple(DIGITS) + (BLANK,) for c in BORROWS}
+_SUB_BY_X = {
+    (y, c): tuple(_new(View, (SUB, x, y, c)) for x in DIGITS) for y in tuple(DIGITS) + (BLANK,) for c in BORROWS
+}
 
 
 def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> list:
@@ -246,9 +276,9 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> list:
         yi, xi = y.sym(i), r.sym(i)
         here = ((r, i), (y, i), None)
         only_y = (None, (y, i), None)
-        for yy in (_digits_and(yi) if i < free_y else (yi,)):
+        for yy in _digits_and(yi) if i < free_y else (yi,):
             w_x, w = (here, only_y) if yy == yi else (((r, i), None, None), None)
-            for c in ((BLANK,) if i == 0 else BORROWS):
+            for c in (BLANK,) if i == 0 else BORROWS:
                 for v in _SUB_BY_X[(yy, c)]:
                     append(_new(Probe, (v, w_x if v[1] == xi else w)))
                 if xi not in DIGITS:
@@ -271,7 +301,7 @@ def sqrt_rows(sheet: Sheet, a: Row):
     rem: list = []
     parallel = PARALLEL.get()
     for p in range((la + 1) // 2 - 1, -1, -1):
-        r = _row(sheet, "r", cells=a.cells[2 * p:2 * p + 2] + rem, offset=2 * p)
+        r = _row(sheet, "r", cells=a.cells[2 * p : 2 * p + 2] + rem, offset=2 * p)
         proot = _row(sheet, "p", cells=root)
         first = _odd_number(sheet, proot, p)
         if parallel:
@@ -284,15 +314,19 @@ def sqrt_rows(sheet: Sheet, a: Row):
         trials = _root_digit(sheet, r, odd, digit, p)
         if parallel:
             probes = trial_probes(r, odd, (digit, 0), free_y=2)
-            probes += [Probe(View(ADD2, d, BLANK, BLANK), ((odd, 0), None, None) if d == odd.sym(0) else None)
-                       for d in ADD2_DIGITS]
-            probes += [Probe(View(INC, d, BLANK, BLANK), ((odd, 1), None, None) if d == odd.sym(1) else None)
-                       for d in _digits_and(odd.sym(1))]
+            probes += [
+                Probe(View(ADD2, d, BLANK, BLANK), ((odd, 0), None, None) if d == odd.sym(0) else None)
+                for d in ADD2_DIGITS
+            ]
+            probes += [
+                Probe(View(INC, d, BLANK, BLANK), ((odd, 1), None, None) if d == odd.sym(1) else None)
+                for d in _digits_and(odd.sym(1))
+            ]
             r = yield from speculate(probes, trials)
         else:
             r = yield from trials
         root = [digit.cells[0]] + root
-        rem = r.cells[:len(root) + 1]
+        rem = r.cells[: len(root) + 1]
     return root
 
 
@@ -311,7 +345,7 @@ def _odd_number(sheet: Sheet, proot: Row, p: int):
 def _root_digit(sheet: Sheet, r: Row, odd: Row, digit: Row, p: int):
     """The trials of one root digit (sequential code): subtract 20p+1, 20p+3, ... until a
     subtraction borrows, counting with DQ steps; returns the last row that fitted."""
-    for trial in range(10):
+    for _trial in range(10):
         t, borrow = yield from sub_rows(sheet, r, odd, "-odd", offset=2 * p)
         step = yield from ask(View(DQ, borrow, digit.sym(0), BLANK), ((t, None), (digit, 0), None))
         Sheet.write(digit, 0, step)
@@ -323,6 +357,7 @@ def _root_digit(sheet: Sheet, r: Row, odd: Row, digit: Row, p: int):
 
 
 # ---------------------------------------------------------------- signed procedures
+
 
 def signed_add(sheet: Sheet, x: Num, y: Num, subtract=False):
     op = SGN_SUB if subtract else SGN_ADD

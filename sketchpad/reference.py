@@ -4,11 +4,42 @@ Everything else is derived from this file or checked against it: the view set's 
 steps, the model's training data, the certifier's answers, the JavaScript fixtures and the
 Lean table.  Each branch is what a person does with pencil and paper on one column.
 """
+
 from __future__ import annotations
 
-from .symbols import (ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, CMP_GT, CMP_LT, DQ, EQ, GT, HALT,
-                      INC, LT, MINUS, MUL, NEG, NONZERO_FLAG, ODD, PLUS, SGN_ADD, SGN_DIV,
-                      SGN_MUL, SGN_SUB, SUB, SWAP, ZERO_FLAG, ZT, Step, View)
+from .symbols import (
+    ABS,
+    ADD,
+    ADD2,
+    ADJ,
+    BLANK,
+    CMP,
+    CMP_EQ,
+    CMP_GT,
+    CMP_LT,
+    DQ,
+    EQ,
+    GT,
+    HALT,
+    INC,
+    LT,
+    MINUS,
+    MUL,
+    NEG,
+    NONZERO_FLAG,
+    ODD,
+    PLUS,
+    SGN_ADD,
+    SGN_DIV,
+    SGN_MUL,
+    SGN_SUB,
+    SUB,
+    SWAP,
+    ZERO_FLAG,
+    ZT,
+    Step,
+    View,
+)
 
 
 def digit(s: str) -> int:
@@ -30,13 +61,13 @@ def reference_step(view: View) -> Step:
         return Step(str(s % 10), carry_symbol(s // 10), ADD)
     if op == SUB:
         if a == BLANK and b == BLANK:
-            return Step(BLANK, c, HALT)            # the flag is the final borrow
+            return Step(BLANK, c, HALT)  # the flag is the final borrow
         d = digit(a) - digit(b) - digit(c)
         return Step(str(d % 10), carry_symbol(1 if d < 0 else 0), SUB)
     if op in (CMP_EQ, CMP_LT, CMP_GT):
         if a == BLANK and b == BLANK:
             return Step({CMP_EQ: EQ, CMP_LT: LT, CMP_GT: GT}[op], BLANK, HALT)
-        x, y = digit(a), digit(b)                  # a higher column decides over lower ones
+        x, y = digit(a), digit(b)  # a higher column decides over lower ones
         return Step(BLANK, BLANK, op if x == y else (CMP_LT if x < y else CMP_GT))
     if op == MUL:
         if a == BLANK:
@@ -57,8 +88,8 @@ def reference_step(view: View) -> Step:
     if op == DQ:
         # a = the final borrow of a trial subtraction, b = the quotient digit counted so far.
         if a == BLANK:
-            return Step(str(digit(b) + 1), BLANK, SUB)     # it fitted: count it, try again
-        return Step(str(digit(b)), BLANK, HALT)            # it did not: the digit is final
+            return Step(str(digit(b) + 1), BLANK, SUB)  # it fitted: count it, try again
+        return Step(str(digit(b)), BLANK, HALT)  # it did not: the digit is final
     if op == ODD:
         return Step("1", BLANK, HALT)
     if op == NEG:
@@ -74,7 +105,7 @@ def reference_step(view: View) -> Step:
         return Step(q_sign, b, ADJ if (a != b and c == NONZERO_FLAG) else HALT)
     if op in (SGN_ADD, SGN_SUB):
         same = a == b
-        if op == SGN_SUB:                            # a - b  =  a + (-b)
+        if op == SGN_SUB:  # a - b  =  a + (-b)
             b = MINUS if b == PLUS else PLUS
             same = a == b
         if c == BLANK:

@@ -1,5 +1,6 @@
 """Drawing a worksheet as a PNG: operands, work rows, results, carries small, the cells of the
 current view highlighted.  Long sheets are cut to the last rows that fit, with a note."""
+
 from __future__ import annotations
 
 from PIL import Image, ImageDraw, ImageFont
@@ -20,7 +21,7 @@ def _font(size: int):
 
 
 def render_png(worksheet, path, highlight=None) -> None:
-    lines = []                                   # (kind, sheet or row)
+    lines = []  # (kind, sheet or row)
     for sheet in worksheet.sheets:
         lines.append(("title", sheet))
         lines.extend(("row", r) for r in sheet.rows)
@@ -45,7 +46,7 @@ def render_png(worksheet, path, highlight=None) -> None:
         r = obj
         is_flag_row = r.name in ("carry", "borrow")
         d.text((4, y + 3), r.name[:9], fill="gray", font=small)
-        for (rid, i) in hl:
+        for rid, i in hl:
             if rid == id(r) and isinstance(i, int) and i + r.offset < cols:
                 x = right - CELL_W * (i + r.offset)
                 d.rectangle([x, y, x + CELL_W - 1, y + CELL_H - 2], fill="#ffe08a", outline="#d08000")
@@ -53,8 +54,12 @@ def render_png(worksheet, path, highlight=None) -> None:
             x = right - CELL_W * (i + r.offset)
             sym = r.sym(i)
             if sym != BLANK:
-                d.text((x + 3, y + (1 if not is_flag_row else 6)), sym,
-                       fill="#c03030" if is_flag_row else "black", font=small if is_flag_row else font)
+                d.text(
+                    (x + 3, y + (1 if not is_flag_row else 6)),
+                    sym,
+                    fill="#c03030" if is_flag_row else "black",
+                    font=small if is_flag_row else font,
+                )
         if r.sign is not None and r.sign.sym == MINUS:
             x = right - CELL_W * (r.width() + r.offset)
             if (id(r), "sign") in hl:

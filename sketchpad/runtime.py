@@ -10,19 +10,20 @@ presented.  Nothing is kept between batches: every batch asks the stepper afresh
 `speculate` presents every view a stretch of sequential work could need in one batch and then
 runs that sequential work against the batch's steps (parallel quotient and root digits).
 """
+
 from __future__ import annotations
 
 import contextlib
 import contextvars
 import gc
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from .errors import StepperFault
 from .sheet import Row, Sheet
-from .symbols import (ADD, ADD2, BLANK, CMP_EQ, CMP_GT, CMP_LT, DIGITS, HALT, INC, MUL, SCAN_OPS, SUB,
-                      ZT, Step, View)
+from .symbols import ADD, ADD2, BLANK, CMP_EQ, CMP_GT, CMP_LT, DIGITS, HALT, INC, MUL, SCAN_OPS, SUB, ZT, Step, View
 
 # Parallel (carry-select) mode: a scan presents every column at once, under every state the
 # column could be entered in, then follows the states the steps emitted.  The states of each
@@ -54,6 +55,7 @@ class Counters:
     twice); batches: stepper calls (sequential depth); views: the distinct views of the solve;
     fallbacks: speculative blocks that met a view their batch had not presented (0 for a
     stepper that is exact on V)."""
+
     forward_passes: int = 0
     views_presented: int = 0
     batches: int = 0
@@ -63,9 +65,14 @@ class Counters:
     fallbacks: int = 0
 
     def as_dict(self) -> dict:
-        return {"forward_passes": self.forward_passes, "views_presented": self.views_presented,
-                "batches": self.batches, "views_used": len(self.views), "seconds": round(self.seconds, 6),
-                "stepper_seconds": round(self.stepper_seconds, 6)}
+        return {
+            "forward_passes": self.forward_passes,
+            "views_presented": self.views_presented,
+            "batches": self.batches,
+            "views_used": len(self.views),
+            "seconds": round(self.seconds, 6),
+            "stepper_seconds": round(self.stepper_seconds, 6),
+        }
 
 
 # The counters of the run being driven (speculate records its fallbacks there).
@@ -89,6 +96,7 @@ def _no_collector():
 
 class Probe(NamedTuple):
     """A view plus where its cells were read (for drawing and traces only)."""
+
     view: View
     where: object
 
@@ -96,11 +104,17 @@ class Probe(NamedTuple):
 class Run:
     """One solve: the stepper, the counters, and optional trace of (view, step) pairs."""
 
-    def __init__(self, stepper: Stepper, trace: bool = False, on_batch: Callable | None = None,
-                 parallel: bool = True, dedup: bool = True):
+    def __init__(
+        self,
+        stepper: Stepper,
+        trace: bool = False,
+        on_batch: Callable | None = None,
+        parallel: bool = True,
+        dedup: bool = True,
+    ):
         self.stepper = stepper
         self.parallel = parallel
-        self.dedup = dedup          # False: every presented view is its own forward row (tests, measurement)
+        self.dedup = dedup  # False: every presented view is its own forward row (tests, measurement)
         self.counters = Counters()
         self.trace: list | None = [] if trace else None
         self.on_batch = on_batch
@@ -133,7 +147,7 @@ class Run:
                     raise StepperFault(f"stepper returned {len(got)} steps for {len(asked)} views")
                 if len(asked) == len(views):
                     steps = got
-                else:                          # each presented view gets its view's one step
+                else:  # each presented view gets its view's one step
                     answer = dict(zip(asked, got))
                     steps = [answer[v] for v in views]
                 c.forward_passes += len(asked)
@@ -169,7 +183,7 @@ def together(gens):
         for k in keys:
             n = len(pending[k])
             try:
-                nxt[k] = gens[k].send(steps[at:at + n])
+                nxt[k] = gens[k].send(steps[at : at + n])
             except StopIteration as stop:
                 results[k] = stop.value
             at += n
@@ -186,8 +200,9 @@ def ask(view: View, where=None):
 _tuple_new = tuple.__new__
 
 
-def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None,
-         out: Row | None = None, start: int = 0, fixed=None):
+def scan(
+    op: str, x: Row, y: Row | None = None, carry: Row | None = None, out: Row | None = None, start: int = 0, fixed=None
+):
     """Walk columns upwards from `start`, presenting (op, x_i, y_i, carry_i).
 
     `fixed` replaces y with one cell for every column (the multiplier digit of a product row).
@@ -234,13 +249,22 @@ def _write(out: Row | None, carry: Row | None, i: int, step: Step) -> None:
         Sheet.write(carry, i + 1, step, "flag")
 
 
-def select_probes(op: str, x: Row, y: Row | None, first_carry: str, start: int, limit: int,
-                  states, fixed=None, carry: Row | None = None) -> list:
+def select_probes(
+    op: str,
+    x: Row,
+    y: Row | None,
+    first_carry: str,
+    start: int,
+    limit: int,
+    states,
+    fixed=None,
+    carry: Row | None = None,
+) -> list:
     """The probes of a carry-select scan: columns start..limit-1, the first under its real
     state (op, first_carry), every other under every state, in the order of `states`: the
     probe of (column i > start, states[k]) is probes[1 + (i - start - 1) * len(states) + k]."""
     fixed_sym = fixed.sym if fixed is not None else BLANK
-    yw = ((fixed, None) if fixed is not None else None)
+    yw = (fixed, None) if fixed is not None else None
     probes = []
     append = probes.append
     for i in range(start, limit):
@@ -254,8 +278,9 @@ def select_probes(op: str, x: Row, y: Row | None, first_carry: str, start: int, 
     return probes
 
 
-def _scan_select(op: str, x: Row, y: Row | None, carry: Row | None, out: Row | None,
-                 start: int, limit: int, fixed, states):
+def _scan_select(
+    op: str, x: Row, y: Row | None, carry: Row | None, out: Row | None, start: int, limit: int, fixed, states
+):
     """Carry-select scan: one batch with every column under every state of the family (the
     first column only under its real state), then follow the emitted states column by column.
     Only the followed steps are written, so the sheet equals the sequential scan's sheet."""
@@ -333,5 +358,16 @@ def expect(step: Step, allowed: tuple, where: str) -> str:
     return step.next
 
 
-__all__ = ["Counters", "Probe", "Run", "Stepper", "ask", "expect", "scan", "select_probes", "speculate",
-           "together", "HALT"]
+__all__ = [
+    "Counters",
+    "Probe",
+    "Run",
+    "Stepper",
+    "ask",
+    "expect",
+    "scan",
+    "select_probes",
+    "speculate",
+    "together",
+    "HALT",
+]

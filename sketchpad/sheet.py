@@ -6,6 +6,7 @@ way to put a computed symbol on a sheet, and it takes a Step, so the runtime can
 symbol of its own making.  Rows may share cells (the runtime lays a new row over cells that
 already exist, e.g. a brought-down digit): sharing moves no symbol and writes nothing.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from .symbols import BLANK, DIGITS, MINUS, PLUS, Step
 INPUT = "input"
 
 
-def input_number(digits: str, negative: bool = False) -> tuple["Cell", list]:
+def input_number(digits: str, negative: bool = False) -> tuple[Cell, list]:
     """A problem's own number as input cells: (sign cell, digit cells units first).  Input
     cells and Sheet.write are the only ways a cell comes to exist."""
     digits = digits.lstrip("0") or "0"
@@ -27,16 +28,16 @@ class Cell:
 
     def __init__(self, sym: str, origin, fld: str | None = None):
         self.sym = sym
-        self.origin = origin      # INPUT, or the Step object this symbol came from
-        self.field = fld          # "sym" or "flag" for step-written cells
+        self.origin = origin  # INPUT, or the Step object this symbol came from
+        self.field = fld  # "sym" or "flag" for step-written cells
 
 
 @dataclass
 class Row:
     name: str
-    cells: list = field(default_factory=list)      # index 0 = units; None = never written
+    cells: list = field(default_factory=list)  # index 0 = units; None = never written
     sign: Cell | None = None
-    offset: int = 0                                 # drawn shifted left by this many columns
+    offset: int = 0  # drawn shifted left by this many columns
 
     def sym(self, i: int) -> str:
         if 0 <= i < len(self.cells):
@@ -67,7 +68,7 @@ class Sheet:
     def __init__(self, title: str):
         self.title = title
         self.rows: list[Row] = []
-        self.last_view = None         # ((row, col), ...) positions of the last view, for drawing
+        self.last_view = None  # ((row, col), ...) positions of the last view, for drawing
 
     def row(self, name: str, offset: int = 0) -> Row:
         r = Row(name, offset=offset)
@@ -107,7 +108,7 @@ class Sheet:
             sign = r.sign.sym if r.sign is not None and r.sign.sym == MINUS else " "
             body = (sign + r.text()).rjust(width + 1)
             if r.offset:
-                body = body[r.offset:] + " " * r.offset
+                body = body[r.offset :] + " " * r.offset
             lines.append(f"{r.name:>8} {body}")
         return "\n".join(lines)
 

@@ -1,5 +1,6 @@
 """`solve(expr)`: parse, then run each operation as a procedure on its own sheet block,
 passing numbers between blocks by sharing their cells.  Returns the value and the counters."""
+
 from __future__ import annotations
 
 import time
@@ -12,8 +13,7 @@ from .procedures import Num, operand
 from .runtime import Run, Stepper
 from .sheet import Worksheet
 
-
-QUADRATIC_OPS = ("*", "//", "%", "sqrt", "gcd")     # work grows as n^2: their own size limit
+QUADRATIC_OPS = ("*", "//", "%", "sqrt", "gcd")  # work grows as n^2: their own size limit
 
 
 @dataclass
@@ -22,6 +22,7 @@ class Solution:
     computed (each distinct view of a batch once); views_presented: views the runtime
     presented (a view presented twice in a batch counts twice); batches: stepper calls, the
     sequential depth; views_used: distinct views of the whole solve."""
+
     value: int
     forward_passes: int
     batches: int
@@ -32,20 +33,27 @@ class Solution:
     worksheet: Worksheet = field(repr=False)
     trace: list | None = field(default=None, repr=False)
     last_where: object = field(default=None, repr=False)
-    views: set = field(default_factory=set, repr=False)      # the distinct views presented
+    views: set = field(default_factory=set, repr=False)  # the distinct views presented
     views_presented: int = 0
-    fallbacks: int = field(default=0, repr=False)            # speculative blocks that fell back (see runtime)
+    fallbacks: int = field(default=0, repr=False)  # speculative blocks that fell back (see runtime)
 
     def __int__(self) -> int:
         return self.value
 
     def as_dict(self) -> dict:
         from .digits import to_digits
+
         v = self.value
-        return {"result": ("-" if v < 0 else "") + to_digits(v), "forward_passes": self.forward_passes,
-                "views_presented": self.views_presented, "batches": self.batches, "views_used": self.views_used,
-                "seconds": round(self.seconds, 6), "stepper_seconds": round(self.stepper_seconds, 6),
-                "stepper": self.stepper}
+        return {
+            "result": ("-" if v < 0 else "") + to_digits(v),
+            "forward_passes": self.forward_passes,
+            "views_presented": self.views_presented,
+            "batches": self.batches,
+            "views_used": self.views_used,
+            "seconds": round(self.seconds, 6),
+            "stepper_seconds": round(self.stepper_seconds, 6),
+            "stepper": self.stepper,
+        }
 
 
 def as_stepper(stepper) -> Stepper:
@@ -53,10 +61,13 @@ def as_stepper(stepper) -> Stepper:
     its certificate) is the layer above's job: sketchpad.steppers.get."""
     if stepper == "reference":
         from .reference import ReferenceStepper
+
         return ReferenceStepper()
     if isinstance(stepper, str) or stepper is None or not callable(stepper):
-        raise InputError(f"solve needs a stepper: 'reference' or a batched stepper object such as "
-                         f"sketchpad.steppers.get() (the certified model), not {stepper!r}")
+        raise InputError(
+            f"solve needs a stepper: 'reference' or a batched stepper object such as "
+            f"sketchpad.steppers.get() (the certified model), not {stepper!r}"
+        )
     return stepper
 
 
@@ -65,12 +76,21 @@ def _check(limits: Limits, op: str, *nums: Num) -> None:
         if len(n.cells) > limits.max_digits:
             raise InputError(f"an intermediate number has {len(n.cells):,} digits; the limit is {limits.max_digits:,}")
         if op in QUADRATIC_OPS and len(n.cells) > limits.max_quadratic_digits:
-            raise InputError(f"an operand of {op} has {len(n.cells):,} digits; the limit for {op} is "
-                             f"{limits.max_quadratic_digits:,}")
+            raise InputError(
+                f"an operand of {op} has {len(n.cells):,} digits; the limit for {op} is {limits.max_quadratic_digits:,}"
+            )
 
 
-def solve(expr: str, stepper, *, parallel: bool = True, trace: bool = False,
-          limits: Limits = Limits(), on_batch=None, dedup: bool = True) -> Solution:
+def solve(
+    expr: str,
+    stepper,
+    *,
+    parallel: bool = True,
+    trace: bool = False,
+    limits: Limits = Limits(),
+    on_batch=None,
+    dedup: bool = True,
+) -> Solution:
     """Evaluate `expr` on the sheet with `stepper` (a Stepper, or "reference").
     `parallel=False` is the one-view-per-pass sequential mode; the default carry-select mode
     presents the same kind of views in far fewer batches.  `dedup=False` sends every presented
@@ -110,6 +130,18 @@ def solve(expr: str, stepper, *, parallel: bool = True, trace: bool = False,
     value = result.value()
     c = run.counters
     c.seconds = time.perf_counter() - t0
-    return Solution(value, c.forward_passes, c.batches, len(c.views), c.seconds, c.stepper_seconds,
-                    getattr(st, "name", type(st).__name__), ws, run.trace, run.last_where, c.views,
-                    c.views_presented, c.fallbacks)
+    return Solution(
+        value,
+        c.forward_passes,
+        c.batches,
+        len(c.views),
+        c.seconds,
+        c.stepper_seconds,
+        getattr(st, "name", type(st).__name__),
+        ws,
+        run.trace,
+        run.last_where,
+        c.views,
+        c.views_presented,
+        c.fallbacks,
+    )

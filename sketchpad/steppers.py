@@ -11,6 +11,7 @@ certificate that holds here, or after this device certified it (about a second),
 allow_uncertified.  The default backend is ONNX Runtime when the model has an export (the
 fastest on a CPU), else PyTorch.  A loaded model is kept for the rest of the process.
 """
+
 from __future__ import annotations
 
 import functools
@@ -25,14 +26,15 @@ NAMES = ("model", "reference")
 @functools.lru_cache(maxsize=8)
 def _model(model_dir: Path, backend: str | None, gate: float, allow_uncertified: bool):
     from .certify.certified import load_certified
+
     return load_certified(model_dir, backend, gate, allow_uncertified)
 
 
-def get(stepper=None, *, model=None, backend: str | None = None, gate: float = 1.0,
-        allow_uncertified: bool = False):
+def get(stepper=None, *, model=None, backend: str | None = None, gate: float = 1.0, allow_uncertified: bool = False):
     """A batched stepper for `stepper` (a name, None for the default, or a stepper object)."""
     if stepper is None or stepper == "model":
         from .model.loading import resolve_model_dir
+
         return _model(resolve_model_dir(model).resolve(), backend, float(gate), bool(allow_uncertified))
     if stepper == "reference":
         return ReferenceStepper()

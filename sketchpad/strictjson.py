@@ -1,6 +1,7 @@
 """JSON without NaN and Infinity, both ways.  Python's json module reads and writes them by
 default, and they are not JSON: a NaN margin in a certificate would compare false with
 everything and slip through a rule, and a stored one would break every later reader."""
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,7 @@ def _refuse(name: str):
 
 def _float(text: str) -> float:
     x = float(text)
-    if not math.isfinite(x):            # 1e400 overflows to inf: as bad as writing Infinity
+    if not math.isfinite(x):  # 1e400 overflows to inf: as bad as writing Infinity
         raise ValueError(f"{text[:40]} is out of the range of a JSON number")
     return x
 

@@ -12,17 +12,17 @@ presents its view, and property tests with long random operands present only vie
 The committed export (sketchpad/data/views.jsonl) is what models are trained and certified
 on; a test checks that it equals a fresh enumeration.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import random
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 
 from .reference import reference_step
-from .symbols import OPS, View, view_from_key
+from .symbols import OPS, View
 
 EXPORT_PATH = Path(__file__).parent / "data" / "views.jsonl"
 
@@ -56,16 +56,18 @@ def corpus():
         yield f"sqrt({a})"
 
 
-CANDIDATES = 400      # problems kept per view while looking for a decisive witness
+CANDIDATES = 400  # problems kept per view while looking for a decisive witness
 
 
 def enumerate_views(progress: bool = False) -> dict[View, str]:
     """Run the corpus with the reference stepper; return {view: witness expression}."""
     from .solve import solve
+
     seen: dict[View, list] = {}
     items = list(corpus())
     if progress:
         from tqdm import tqdm
+
         items = tqdm(items, desc="enumerating views", unit="problem")
     for expr in items:
         for v in solve(expr, "reference", parallel=False).views:
@@ -80,6 +82,7 @@ def run_outcome(expr: str, stepper) -> object:
     """A run's outcome: its value, or the kind of error it stopped with."""
     from .errors import SketchpadError
     from .solve import solve
+
     try:
         return solve(expr, stepper, parallel=False).value
     except SketchpadError as e:
@@ -89,6 +92,7 @@ def run_outcome(expr: str, stepper) -> object:
 def decisive_wrong_step(view: View, expr: str):
     """The first wrong step on `view` that changes the outcome of `expr`'s run, or None."""
     from .faults import OneWrongStepper, wrong_steps
+
     right = run_outcome(expr, "reference")
     for wrong in wrong_steps(view):
         if run_outcome(expr, OneWrongStepper(view, wrong)) != right:
@@ -118,6 +122,7 @@ def write_export(path: Path, views: dict[View, str]) -> str:
 def load(path: Path | None = None) -> list[dict]:
     """The committed view set: [{view: View, step: Step, witness: str}]."""
     from .symbols import Step
+
     p = Path(path) if path else EXPORT_PATH
     out = []
     for line in p.read_text().splitlines():

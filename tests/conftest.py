@@ -15,4 +15,5 @@ if ROOT not in sys.path:
 # itself here, exactly as on a new device, and nothing leaks into ~/.cache.
 if "SKETCHPAD_CACHE_DIR" not in os.environ:
     import tempfile
+
     os.environ["SKETCHPAD_CACHE_DIR"] = tempfile.mkdtemp(prefix="sketchpad-test-cache-")

@@ -1,4 +1,5 @@
 """Bad input is a feature: a clear one-line message and exit code 2, never a traceback."""
+
 import subprocess
 import sys
 
@@ -73,11 +74,16 @@ def test_cli_exits_2_with_one_line(expr, fragment, capsys):
 
 
 def test_cli_process_reads_stdin_and_fails_cleanly():
-    r = subprocess.run([sys.executable, "-m", "sketchpad", "solve", "--stepper", "reference", "-"],
-                       input="sqrt(-1)", capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "sketchpad", "solve", "--stepper", "reference", "-"],
+        input="sqrt(-1)",
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2 and r.stderr.strip() == "sketchpad: error: square root of a negative number"
-    r = subprocess.run([sys.executable, "-m", "sketchpad", "solve", "--bogus-flag", "1"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, "-m", "sketchpad", "solve", "--bogus-flag", "1"], capture_output=True, text=True
+    )
     assert r.returncode == 2 and "Traceback" not in r.stderr
 
 

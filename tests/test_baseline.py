@@ -1,5 +1,6 @@
 """The no-sheet baseline: data, scoring, training, save/load, the command, and that the
 committed results are what the committed weights produce."""
+
 import json
 import random
 from pathlib import Path
@@ -8,9 +9,14 @@ import pytest
 import torch
 
 from sketchpad.baseline import DEFAULT_BASELINE_DIR, data
-from sketchpad.baseline.evaluate import (baseline_predictor, breaking_length, exact_match,
-                                         first_imperfect, sketchpad_predictor)
-from sketchpad.baseline.model import CharCodec, all_logits, greedy_answers, load, new_model, save
+from sketchpad.baseline.evaluate import (
+    baseline_predictor,
+    breaking_length,
+    exact_match,
+    first_imperfect,
+    sketchpad_predictor,
+)
+from sketchpad.baseline.model import CharCodec, all_logits, greedy_answers, load, new_model
 from sketchpad.baseline.train import Batches, default_model_budget, encode_batch, loss_of, train
 from sketchpad.cli import main
 
@@ -62,8 +68,7 @@ def test_exact_match_scores_right_and_wrong_predictors():
     assert all(v["accuracy"] == 1.0 and v["n"] == 20 for v in exact.values())
     assert set(exact) == {("+", n) for n in range(1, 6)} | {("*", n) for n in range(1, 4)}
     # wrong on every problem whose first operand is odd; unparsable (None) on the rest of 3-digit ones
-    wrong = exact_match(lambda xs: [data.answer(*p) + (p[0] % 2) if len(str(p[0])) != 3 else None
-                                    for p in xs], ps)
+    wrong = exact_match(lambda xs: [data.answer(*p) + (p[0] % 2) if len(str(p[0])) != 3 else None for p in xs], ps)
     assert all(v["accuracy"] < 1.0 for v in wrong.values())
     assert wrong[("+", 3)]["correct"] == 0
     with pytest.raises(ValueError):
@@ -71,8 +76,10 @@ def test_exact_match_scores_right_and_wrong_predictors():
 
 
 def test_breaking_length_reads_rows():
-    rows = [{"op": "add", "length": n, "baseline_accuracy": acc}
-            for n, acc in [(1, 1.0), (2, 1.0), (3, 0.8), (4, 0.4), (5, 0.0)]]
+    rows = [
+        {"op": "add", "length": n, "baseline_accuracy": acc}
+        for n, acc in [(1, 1.0), (2, 1.0), (3, 0.8), (4, 0.4), (5, 0.0)]
+    ]
     assert first_imperfect(rows, "add") == 3 and breaking_length(rows, "add") == 4
     assert breaking_length(rows, "mul") is None
 
@@ -91,9 +98,9 @@ def test_batches_encode_only_the_answer_as_targets(fresh):
     assert ids.shape == tgt.shape == (2, 1 + len("12+99=") + len("111") + 1)
     row = ids[0].tolist()
     assert row[0] == codec.bos and row[-1] == codec.eos
-    eq = 1 + len("12+99=") - 1                      # position of '=' predicts the first digit
-    assert tgt[0, :eq].eq(-100).all() and tgt[0, eq:eq + 4].tolist() == codec.encode("111") + [codec.eos]
-    assert ids[1, 1 + len("5*7=") + 3:].eq(codec.pad).all()       # right padding
+    eq = 1 + len("12+99=") - 1  # position of '=' predicts the first digit
+    assert tgt[0, :eq].eq(-100).all() and tgt[0, eq : eq + 4].tolist() == codec.encode("111") + [codec.eos]
+    assert ids[1, 1 + len("5*7=") + 3 :].eq(codec.pad).all()  # right padding
     assert tgt[1].ne(-100).sum() == len("53") + 1
     b = Batches(30, 12, 16, seed=0)
     for k in range(6):
@@ -109,7 +116,7 @@ def test_padding_does_not_change_real_positions(fresh):
     ids, _ = encode_batch(codec, [(123, "+", 456), (1, "+", 2)])
     short = torch.tensor([[codec.bos] + codec.encode("1+2=3") + [codec.eos]])
     with torch.no_grad():
-        a = all_logits(model, ids)[1, :short.shape[1]]
+        a = all_logits(model, ids)[1, : short.shape[1]]
         b = all_logits(model, short)[0]
     assert torch.allclose(a, b, atol=1e-5)
 
@@ -132,8 +139,7 @@ def test_a_few_steps_reduce_the_loss():
 
 
 def test_train_save_load_round_trip(tmp_path):
-    model, codec, info = train(tmp_path / "b", budget_tokens=1500, add_max=4, mul_max=3, batch=8,
-                               progress=False)
+    model, codec, info = train(tmp_path / "b", budget_tokens=1500, add_max=4, mul_max=3, batch=8, progress=False)
     assert info["tokens_spent"] >= 1500 and info["steps"] >= 1 and info["stopped_by"] == "budget"
     assert json.loads((tmp_path / "b" / "baseline_meta.json").read_text())["steps"] == info["steps"]
     loaded, tok = load(tmp_path / "b")
@@ -142,8 +148,7 @@ def test_train_save_load_round_trip(tmp_path):
         assert torch.equal(all_logits(model, ids), all_logits(loaded, ids))
     prompts = ["42*17=", "31*19="]
     assert greedy_answers(model, codec, prompts, 5) == greedy_answers(loaded, CharCodec(tok), prompts, 5)
-    assert all(set(t) <= set("0123456789") and len(t) <= 5
-               for t in greedy_answers(loaded, CharCodec(tok), prompts, 5))
+    assert all(set(t) <= set("0123456789") and len(t) <= 5 for t in greedy_answers(loaded, CharCodec(tok), prompts, 5))
     with pytest.raises(ValueError):
         greedy_answers(model, codec, ["1+2=", "10+20="], 3)
 
@@ -157,8 +162,10 @@ def test_command_rejects_missing_model_and_bad_numbers(tmp_path, capsys):
     assert e.value.code == 2
 
 
-@pytest.mark.skipif(not RESULTS.is_file() or not (DEFAULT_BASELINE_DIR / "baseline_meta.json").is_file(),
-                    reason="no committed baseline results yet")
+@pytest.mark.skipif(
+    not RESULTS.is_file() or not (DEFAULT_BASELINE_DIR / "baseline_meta.json").is_file(),
+    reason="no committed baseline results yet",
+)
 def test_committed_results_are_what_the_committed_weights_give():
     res = json.loads(RESULTS.read_text())
     model, tok = load(DEFAULT_BASELINE_DIR)
@@ -177,12 +184,14 @@ def test_committed_results_are_what_the_committed_weights_give():
 
 
 def test_budget_is_read_from_the_default_models_meta(tmp_path):
-    meta = {"base_training": {"steps": 10, "batch": 2, "seq_len": 4, "seconds": 1.5},
-            "adapter_training": {"steps": 7, "stopped_by_rule": True, "views_trained": 100, "seconds": 2.0}}
+    meta = {
+        "base_training": {"steps": 10, "batch": 2, "seq_len": 4, "seconds": 1.5},
+        "adapter_training": {"steps": 7, "stopped_by_rule": True, "views_trained": 100, "seconds": 2.0},
+    }
     (tmp_path / "meta.json").write_text(json.dumps(meta))
     b = default_model_budget(tmp_path)
     assert (b["base_tokens"], b["adapter_tokens"], b["tokens"]) == (80, 7 * 100 * 5, 80 + 3500)
     assert b["default_model_train_seconds"] == 3.5
-    meta["adapter_training"]["stopped_by_rule"] = False          # ran to max: index 7 had a backward too
+    meta["adapter_training"]["stopped_by_rule"] = False  # ran to max: index 7 had a backward too
     (tmp_path / "meta.json").write_text(json.dumps(meta))
     assert default_model_budget(tmp_path)["adapter_tokens"] == 8 * 100 * 5

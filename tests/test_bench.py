@@ -1,4 +1,5 @@
 """`sketchpad bench` checks every answer against Python and reports failures honestly."""
+
 import json
 import os
 
@@ -9,8 +10,9 @@ from sketchpad.cli import main
 
 def test_bench_reference_on_a_prefix(tmp_path, capsys):
     out, md = tmp_path / "r.json", tmp_path / "t.md"
-    assert main(["bench", "mixed-200", "--backend", "reference", "--limit", "16",
-                 "--out", str(out), "--md", str(md)]) == 0
+    assert (
+        main(["bench", "mixed-200", "--backend", "reference", "--limit", "16", "--out", str(out), "--md", str(md)]) == 0
+    )
     res = json.loads(out.read_text())
     assert res["summary"]["solved"] == res["summary"]["total"] == 16
     assert "16/16" in md.read_text()
@@ -21,9 +23,13 @@ def test_bench_reports_a_wrong_stepper(tmp_path, monkeypatch, capsys):
     from sketchpad.faults import OneWrongStepper
     from sketchpad.solve import solve
     from sketchpad.symbols import View
+
     wrong = OneWrongStepper(View("ADD", "1", "1", "_"))
-    rows = bench.run_set([{"id": "p", "expr": "11 + 11"}, {"id": "q", "expr": "5 + 3"}],
-                         lambda e: solve(e, wrong).as_dict(), progress=False)
+    rows = bench.run_set(
+        [{"id": "p", "expr": "11 + 11"}, {"id": "q", "expr": "5 + 3"}],
+        lambda e: solve(e, wrong).as_dict(),
+        progress=False,
+    )
     assert [r["ok"] for r in rows] == [False, True]
 
 
@@ -57,6 +63,7 @@ def test_bench_in_the_browser_refuses_an_uncertified_model(tmp_path, capsys):
     from onnx import numpy_helper
 
     from sketchpad.model import DEFAULT_MODEL_DIR
+
     d = tmp_path / "m"
     shutil.copytree(DEFAULT_MODEL_DIR, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates"))
     path = d / "onnx" / "model.onnx"
@@ -68,7 +75,8 @@ def test_bench_in_the_browser_refuses_an_uncertified_model(tmp_path, capsys):
     onnx.save(m, str(path))
     meta = json.loads((d / "onnx" / "model.json").read_text())
     from sketchpad.model.manifest import sha256_file
-    meta["onnx_sha256"] = sha256_file(path)                 # a consistent export, just a wrong one
+
+    meta["onnx_sha256"] = sha256_file(path)  # a consistent export, just a wrong one
     (d / "onnx" / "model.json").write_text(json.dumps(meta))
     assert main(["bench", "sums-products-220", "--backend", "browser", "--model", str(d), "--limit", "2"]) == 1
     err = capsys.readouterr().err

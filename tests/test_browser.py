@@ -6,6 +6,7 @@ input, and working with the network off.
 The page serves the shipped model's committed ONNX export through a real server on
 127.0.0.1; every request that is not to 127.0.0.1 is blocked and counted (there must be none).
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,10 @@ import pytest
 
 from sketchpad.certify.chromium import available
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(available() is not None, reason=f"headless browser tests: {available()}")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(available() is not None, reason=f"headless browser tests: {available()}"),
+]
 
 TIMEOUT = 120_000
 
@@ -27,6 +30,7 @@ def model_dir():
     from pathlib import Path
 
     from sketchpad.model import DEFAULT_MODEL_DIR
+
     return Path(os.environ.get("SKETCHPAD_TEST_MODEL") or DEFAULT_MODEL_DIR)
 
 
@@ -34,6 +38,7 @@ def model_dir():
 def site(tmp_path_factory):
     from sketchpad.server import Settings
     from sketchpad.server.live import running
+
     assert Settings().ort_dir.is_dir(), "onnxruntime-web is not installed: run `npm ci` (.ci/install-browser.sh)"
     assert (model_dir() / "onnx" / "model.onnx").is_file(), f"{model_dir()} has no ONNX export"
     db = tmp_path_factory.mktemp("browser") / "certs.sqlite"
@@ -44,6 +49,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     from sketchpad.certify.chromium import browser as launch
+
     with launch() as b:
         yield b
 
@@ -92,6 +98,7 @@ def solve_in_page(p, expr: str) -> str:
 def test_certification_suite_passes_all_views(page, site, tmp_path):
     from sketchpad import views as V
     from sketchpad.certify.verify import verify
+
     assert "Not yet certified on this device" in page.status_before
     assert page.cert_state == "passed", page.inner_text("#cert-result")
     cert = page.cert
@@ -112,6 +119,7 @@ def test_certification_suite_passes_all_views(page, site, tmp_path):
     # ... and the page recorded it on the server, as this device's claim.
     assert "recorded on the server" in page.inner_text("#cert-upload")
     import httpx
+
     listed = httpx.get(f"{site}/api/certificates").json()["certificates"]
     assert any(c["certificate"] == cert for c in listed)
     page.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
@@ -139,22 +147,24 @@ def test_a_new_browser_certifies_itself_before_its_first_solve(site, browser):
 
 def test_thousand_digit_sum_matches_python(page):
     rnd = random.Random(1000)
-    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    a, b = rnd.randrange(10**999, 10**1000), rnd.randrange(10**999, 10**1000)
     assert solve_in_page(page, f"{a} + {b}") == str(a + b)
-    a = rnd.randrange(10 ** 999, 10 ** 1000)
+    a = rnd.randrange(10**999, 10**1000)
     assert solve_in_page(page, f"{a} - {b}") == str(a - b)
 
 
 def test_twenty_by_twenty_product_matches_python(page):
     rnd = random.Random(20)
-    a, b = rnd.randrange(10 ** 19, 10 ** 20), rnd.randrange(10 ** 19, 10 ** 20)
+    a, b = rnd.randrange(10**19, 10**20), rnd.randrange(10**19, 10**20)
     assert solve_in_page(page, f"{a} * -{b}") == str(-a * b)
     passes = int(page.inner_text("#c-passes").replace(",", ""))
-    assert passes > 400                        # one forward pass per view, no shortcut
+    assert passes > 400  # one forward pass per view, no shortcut
 
 
-@pytest.mark.parametrize("expr, words", [("1 +", "syntax"), ("7 // 0", "zero"), ("sqrt(-9)", "negative"),
-                                          ("2 ** 8", "not supported"), ("12abc", "not")])
+@pytest.mark.parametrize(
+    "expr, words",
+    [("1 +", "syntax"), ("7 // 0", "zero"), ("sqrt(-9)", "negative"), ("2 ** 8", "not supported"), ("12abc", "not")],
+)
 def test_bad_input_shows_a_clear_message(page, expr, words):
     page.fill("#expr", expr)
     page.click("#solve")
@@ -167,14 +177,18 @@ def test_bad_input_shows_a_clear_message(page, expr, words):
 
 def test_works_with_the_network_off(page):
     from sketchpad.expr import evaluate_python, parse
+
     assert page.external == [], f"the page asked for non-local resources: {page.external[:5]}"
     page.ctx.set_offline(True)
     try:
         # The network really is off, the local server included ...
         assert page.evaluate("fetch('/api/views').then(() => 'reached', () => 'offline')") == "offline"
         # ... and the page still solves: the model, runtime and wasm are all in the page already.
-        for expr in ("98765432109876543210 // -1234567", "sqrt(123456789012345678901234567890)",
-                     "gcd(1071, 462) + -(5 - 8)"):
+        for expr in (
+            "98765432109876543210 // -1234567",
+            "sqrt(123456789012345678901234567890)",
+            "gcd(1071, 462) + -(5 - 8)",
+        ):
             assert solve_in_page(page, expr) == str(evaluate_python(parse(expr)))
     finally:
         page.ctx.set_offline(False)
@@ -187,6 +201,7 @@ def test_webgpu_code_path_on_the_fallback_adapter(site, browser):
     import numpy as np
 
     from sketchpad.certify.chromium import launch_options
+
     js = """async () => {
       const { loadModel, loadViewSet } = await import('/onnx_stepper.js');
       const vs = (await loadViewSet()).views.slice(0, 64).map((r) => r.view);
@@ -211,6 +226,7 @@ def test_webgpu_code_path_on_the_fallback_adapter(site, browser):
 
 
 # --- the page as a person expects it ------------------------------------------------------------
+
 
 def _fresh(site, browser, path="/?provider=wasm&speed=6"):
     """A new browser context (fresh IndexedDB: no certificate of its own) on `path`, with
@@ -237,8 +253,10 @@ def test_a_passing_certification_clears_the_old_error(site, browser):
     green status."""
     ctx = browser.new_context()
     try:
-        ctx.route("**/api/views", lambda route: route.fulfill(status=503, content_type="application/json",
-                                                               body='{"error": "busy"}'))
+        ctx.route(
+            "**/api/views",
+            lambda route: route.fulfill(status=503, content_type="application/json", body='{"error": "busy"}'),
+        )
         p = ctx.new_page()
         p.goto(f"{site}/?provider=wasm&speed=6")
         p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
@@ -248,8 +266,7 @@ def test_a_passing_certification_clears_the_old_error(site, browser):
         assert p.is_visible("#error") and "Certification could not start" in p.inner_text("#error")
         ctx.unroute("**/api/views")
         p.click("#certify")
-        p.wait_for_function("['passed', 'failed', 'error'].includes(document.body.dataset.certState)",
-                            timeout=TIMEOUT)
+        p.wait_for_function("['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=TIMEOUT)
         assert p.evaluate("document.body.dataset.certState") == "passed", p.inner_text("#cert-result")
         p.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
         assert "Certified on this device" in p.inner_text("#cert-status")
@@ -267,7 +284,7 @@ def test_a_parse_error_clears_the_previous_sheet(page):
     page.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     assert page.evaluate("document.body.dataset.state") == "error"
     assert "syntax" in page.inner_text("#error").lower()
-    assert page.get_attribute("#sheet", "data-lines") == "0"           # nothing of 1234 * 5678 is left
+    assert page.get_attribute("#sheet", "data-lines") == "0"  # nothing of 1234 * 5678 is left
     assert page.inner_text("#answer").strip() == "" and page.inner_text("#answer-digits") == ""
     assert page.is_disabled("#copy") and page.is_disabled("#download-png")
 
@@ -275,16 +292,17 @@ def test_a_parse_error_clears_the_previous_sheet(page):
 def test_copy_button_copies_exactly_the_digits(page, site):
     page.ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
     rnd = random.Random(77)
-    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    a, b = rnd.randrange(10**999, 10**1000), rnd.randrange(10**999, 10**1000)
     for expr, want in ((f"{a} + {b}", a + b), (f"-{a} - 7", -a - 7)):
         assert solve_in_page(page, expr) == str(want)
         n = len(str(abs(want)))
         assert page.inner_text("#answer-digits") == f"{n:,} digits"
         page.click("#copy")
-        page.wait_for_function("document.getElementById('copy-status').textContent.startsWith('Copied')",
-                               timeout=TIMEOUT)
+        page.wait_for_function(
+            "document.getElementById('copy-status').textContent.startsWith('Copied')", timeout=TIMEOUT
+        )
         copied = page.evaluate("navigator.clipboard.readText()")
-        assert copied == str(want)                  # exactly: sign and digits, no spaces, commas or newlines
+        assert copied == str(want)  # exactly: sign and digits, no spaces, commas or newlines
         assert f"Copied {n:,} digits" in page.inner_text("#copy-status")
 
 
@@ -292,6 +310,7 @@ def test_download_sheet_as_png(page):
     import io
 
     from PIL import Image
+
     assert solve_in_page(page, "98765432109876543210 // -1234567") == str(98765432109876543210 // -1234567)
     with page.expect_download(timeout=TIMEOUT) as info:
         page.click("#download-png")
@@ -301,18 +320,19 @@ def test_download_sheet_as_png(page):
     img = Image.open(io.BytesIO(data))
     assert img.format == "PNG"
     lines = int(page.get_attribute("#sheet", "data-lines"))
-    assert img.height >= lines * 22 and img.width > 200           # the whole sheet, not the visible box
+    assert img.height >= lines * 22 and img.width > 200  # the whole sheet, not the visible box
 
 
 def test_solve_on_the_server_streams_progress(page):
     from sketchpad.expr import evaluate_python, parse
+
     page.check("#on-server")
     try:
         for expr in ("98765432109876543210 // -1234567", "sqrt(123456789012345678901234567890) + 1"):
             assert solve_in_page(page, expr) == str(evaluate_python(parse(expr)))
             assert page.evaluate("document.body.dataset.solvedOn") == "server"
-            assert int(page.evaluate("document.body.dataset.progressEvents")) >= 2      # accepted + progress
-            assert "reference stepper" in page.inner_text("#view-line")                # it says who answered
+            assert int(page.evaluate("document.body.dataset.progressEvents")) >= 2  # accepted + progress
+            assert "reference stepper" in page.inner_text("#view-line")  # it says who answered
             assert int(page.inner_text("#c-batches").replace(",", "")) > 0
         # Bad input from the server is shown like the page's own.
         page.fill("#expr", "5 // (3 - 3)")
@@ -332,8 +352,9 @@ def test_a_server_record_is_reported_never_certified(page, site, browser):
     import copy
 
     import httpx
+
     forged = copy.deepcopy(page.cert)
-    forged["predicate"]["time"]["finished"] = "2026-12-31T23:59:59+00:00"     # another upload, same claim
+    forged["predicate"]["time"]["finished"] = "2026-12-31T23:59:59+00:00"  # another upload, same claim
     r = httpx.post(f"{site}/api/certificates", json=forged, timeout=60)
     assert r.status_code == 201, r.text
     rec = r.json()
@@ -341,8 +362,9 @@ def test_a_server_record_is_reported_never_certified(page, site, browser):
     try:
         p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
         p.wait_for_function("document.body.dataset.certified === 'no'", timeout=TIMEOUT)
-        p.wait_for_function("document.getElementById('cert-status').textContent.includes('device like yours')",
-                            timeout=TIMEOUT)
+        p.wait_for_function(
+            "document.getElementById('cert-status').textContent.includes('device like yours')", timeout=TIMEOUT
+        )
         status = p.inner_text("#cert-status")
         assert "Certified on this device" not in status
         assert f"reported by a device like yours (record #{rec['id']} from 127.0.0.1, {rec['received_at']})" in status
@@ -354,7 +376,7 @@ def test_a_server_record_is_reported_never_certified(page, site, browser):
 def test_docs_page_works_offline(site, browser):
     ctx, p, external = _fresh(site, browser, "/docs")
     try:
-        p.wait_for_selector(".opblock", timeout=TIMEOUT)              # Swagger UI rendered the routes
+        p.wait_for_selector(".opblock", timeout=TIMEOUT)  # Swagger UI rendered the routes
         assert p.locator(".opblock").count() >= 6
         assert external == [], external
     finally:

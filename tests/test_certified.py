@@ -1,6 +1,7 @@
 """Every new device certifies itself: with an empty certificate cache, the first solve runs the
 suite (and says so in one line), the second reuses the cached certificate.  A cache entry is
 checked like any certificate: a corrupt one, or one from another environment, is not used."""
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,13 @@ def fresh(tmp_path, monkeypatch):
 
 def _solve(model_dir, cache_dir, expr="123456789 * 987654321"):
     env = dict(os.environ, SKETCHPAD_CACHE_DIR=str(cache_dir))
-    return subprocess.run([sys.executable, "-m", "sketchpad", "solve", "--model", str(model_dir), expr],
-                          capture_output=True, text=True, timeout=600, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "sketchpad", "solve", "--model", str(model_dir), expr],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
 
 
 def test_first_solve_certifies_the_device_second_reuses_it(fresh, tmp_path):
@@ -42,7 +48,7 @@ def test_first_solve_certifies_the_device_second_reuses_it(fresh, tmp_path):
     assert len(cached) == 1
     second = _solve(fresh, tmp_path / "cache", "2 + 2")
     assert second.returncode == 0 and second.stdout.strip() == "4"
-    assert "certified" not in second.stderr                 # the cached certificate was used
+    assert "certified" not in second.stderr  # the cached certificate was used
 
 
 def test_cache_entries_are_checked_not_trusted(fresh):
@@ -55,7 +61,7 @@ def test_cache_entries_are_checked_not_trusted(fresh):
     said = []
     assert load_certified(fresh, "onnx", announce=said.append).certificate["source"] == "self-certified"
     assert len(said) == 1
-    cert = json.loads(path.read_text())                    # the good one again: now move it to another device
+    cert = json.loads(path.read_text())  # the good one again: now move it to another device
     cert["predicate"]["environment"]["device"]["name"] = "Another CPU"
     path.write_text(json.dumps(cert))
     assert load_certified(fresh, "onnx", announce=None).certificate["source"] == "self-certified"

@@ -1,6 +1,7 @@
 """The certification suite and `sketchpad certify`: the shipped model passes every view on both
 backends; an injected fault fails and is named with its witness; a scrambled adapter fails the
 CLI and restoring it passes; --verify catches a one-bit change in a weight file."""
+
 import json
 import shutil
 
@@ -15,11 +16,12 @@ from sketchpad.cli import main
 from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.loading import load_stepper
 from sketchpad.views import file_sha256, load
+
 from model_helpers import one_thread  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
-FAST = (1436, 97)          # two batch sizes; the CLI default adds batch 1, slower for CI
+FAST = (1436, 97)  # two batch sizes; the CLI default adds batch 1, slower for CI
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +49,7 @@ def test_default_model_passes_every_view_under_the_rule(loaded, cert):
     assert p["view_set"]["sha256"] == file_sha256()
     assert all(r["pass"] and r["got"] == r["expected"] for r in p["per_view"])
     assert p["result"]["min_margin"] == pytest.approx(min(r["margin"] for r in p["per_view"]), abs=1e-4)
-    assert p["result"]["min_margin"] >= 4.0                       # the documented target
+    assert p["result"]["min_margin"] >= 4.0  # the documented target
     assert 0 <= p["drift"]["max_abs_logit_diff"] < 1e-3
     assert p["margin_rule"]["holds"] and p["margin_rule"]["required"] >= policy.MARGIN_FLOOR
     assert p["environment"]["backend"] == loaded.backend and p["environment"]["device"]["name"]
@@ -59,10 +61,16 @@ def test_default_model_passes_every_view_under_the_rule(loaded, cert):
 def test_subjects_are_what_each_loader_loaded(model_copy):
     torch_files = set(load_stepper(model_copy, "torch").manifest.files)
     onnx_files = set(load_stepper(model_copy, "onnx").manifest.files)
-    assert {"base/config.json", "base/model.safetensors", "adapter/adapter_config.json",
-            "adapter/adapter_model.safetensors", "sketchpad_vocab.json",
-            "sketchpad/model/torch_stepper.py", "sketchpad/model/gate.py"} <= torch_files
-    assert "base/tokenizer.json" not in torch_files              # never read to make a step
+    assert {
+        "base/config.json",
+        "base/model.safetensors",
+        "adapter/adapter_config.json",
+        "adapter/adapter_model.safetensors",
+        "sketchpad_vocab.json",
+        "sketchpad/model/torch_stepper.py",
+        "sketchpad/model/gate.py",
+    } <= torch_files
+    assert "base/tokenizer.json" not in torch_files  # never read to make a step
     assert {"onnx/model.json", "onnx/model.onnx", "sketchpad/model/onnx_stepper.py"} <= onnx_files
     assert not any(n.startswith(("base/", "adapter/")) for n in onnx_files)
 
@@ -73,26 +81,32 @@ def test_loaders_read_nothing_outside_their_manifest(model_copy, monkeypatch):
     import builtins
     import io
     from pathlib import Path
+
     opened = []
     real_open = io.open
 
     def spy(file, *a, **k):
         opened.append(file)
         return real_open(file, *a, **k)
+
     monkeypatch.setattr(builtins, "open", spy)
     monkeypatch.setattr(io, "open", spy)
     root = model_copy.resolve()
     for backend in ("torch", "onnx"):
         opened.clear()
         st = load_stepper(model_copy, backend)
-        under = {Path(f).resolve().relative_to(root).as_posix() for f in opened
-                 if isinstance(f, (str, Path)) and Path(f).resolve().is_relative_to(root)}
+        under = {
+            Path(f).resolve().relative_to(root).as_posix()
+            for f in opened
+            if isinstance(f, (str, Path)) and Path(f).resolve().is_relative_to(root)
+        }
         assert under, backend
         assert under <= set(st.manifest.files), (backend, under - set(st.manifest.files))
 
 
 def _forced(inner, view_key, wrong_index):
     """The loaded model, except that one view's logits favour a wrong step."""
+
     class Forced:
         backend, steps, manifest, gate_value = inner.backend, inner.steps, inner.manifest, inner.gate_value
 
@@ -105,6 +119,7 @@ def _forced(inner, view_key, wrong_index):
 
         def environment(self):
             return inner.environment()
+
     return Forced()
 
 
@@ -127,33 +142,69 @@ def test_perturbed_adapter_fails_then_restored_passes(model_copy, capsys):
     original = path.read_bytes()
     weights = load_file(path)
     key = next(k for k in weights if "lm_head" in k and "lora_B" in k)
-    weights[key] = weights[key].flip(0).contiguous()                 # scramble the step directions
+    weights[key] = weights[key].flip(0).contiguous()  # scramble the step directions
     save_file(weights, path)
     try:
-        code = main(["certify", "--model", str(model_copy), "--backend", "torch", "--batch-sizes", "1436,97",
-                     "--out", str(model_copy / "bad.json")])
+        code = main(
+            [
+                "certify",
+                "--model",
+                str(model_copy),
+                "--backend",
+                "torch",
+                "--batch-sizes",
+                "1436,97",
+                "--out",
+                str(model_copy / "bad.json"),
+            ]
+        )
         out = capsys.readouterr().out
         assert code == 1
         bad = json.loads((model_copy / "bad.json").read_text())["predicate"]["result"]
         assert bad["failed_views"] > 0
         first = bad["failures"][0]["view"]
-        assert f"FAIL  {first}" in out                                # the failing view is named
+        assert f"FAIL  {first}" in out  # the failing view is named
     finally:
         path.write_bytes(original)
-    code = main(["certify", "--model", str(model_copy), "--backend", "torch", "--batch-sizes", "1436,97",
-                 "--out", str(model_copy / "good.json")])
+    code = main(
+        [
+            "certify",
+            "--model",
+            str(model_copy),
+            "--backend",
+            "torch",
+            "--batch-sizes",
+            "1436,97",
+            "--out",
+            str(model_copy / "good.json"),
+        ]
+    )
     assert code == 0
 
 
 def test_verify_catches_a_tampered_weight_file(model_copy, capsys):
     cert = model_copy / "fresh-torch.json"
-    assert main(["certify", "--model", str(model_copy), "--backend", "torch", "--batch-sizes", "1436,97",
-                 "--out", str(cert)]) == 0
+    assert (
+        main(
+            [
+                "certify",
+                "--model",
+                str(model_copy),
+                "--backend",
+                "torch",
+                "--batch-sizes",
+                "1436,97",
+                "--out",
+                str(cert),
+            ]
+        )
+        == 0
+    )
     assert main(["certify", "--verify", str(cert), "--model", str(model_copy)]) == 0
     path = model_copy / "base" / "model.safetensors"
     original = path.read_bytes()
     tampered = bytearray(original)
-    tampered[-3] ^= 0x01                                              # one bit of one weight
+    tampered[-3] ^= 0x01  # one bit of one weight
     path.write_bytes(bytes(tampered))
     try:
         capsys.readouterr()

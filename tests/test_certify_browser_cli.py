@@ -1,5 +1,6 @@
 """`sketchpad certify --backend browser`: the page's own suite in headless Chromium, from the CLI,
 writes a certificate that `--verify` accepts against the shipped model's files."""
+
 import json
 import os
 
@@ -7,8 +8,9 @@ import pytest
 
 from sketchpad.cli import main
 
-pytestmark = pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"),
-                                reason="Debian's chromium is not installed (/usr/bin/chromium)")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists("/usr/bin/chromium"), reason="Debian's chromium is not installed (/usr/bin/chromium)"
+)
 
 
 def test_cli_browser_certificate_passes_and_verifies(tmp_path, capsys):

@@ -1,4 +1,5 @@
 """The `sketchpad solve` command: plain, --json, --trace, --sheet, standard input."""
+
 import io
 import json
 import random
@@ -39,12 +40,12 @@ def test_sheet_png(tmp_path, capsys):
     img = Image.open(png)
     assert img.size[0] > 100 and img.size[1] > 100
     colours = img.convert("RGB").getcolors(1 << 20)
-    assert any(c == (255, 224, 138) for _, c in colours)       # the highlighted view
+    assert any(c == (255, 224, 138) for _, c in colours)  # the highlighted view
 
 
 def test_stdin_for_operands_too_long_for_a_command_line(monkeypatch, capsys):
     rnd = random.Random(3)
-    a, b = rnd.randrange(10 ** 4999, 10 ** 5000), rnd.randrange(10 ** 4999, 10 ** 5000)
+    a, b = rnd.randrange(10**4999, 10**5000), rnd.randrange(10**4999, 10**5000)
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"{to_digits(a)} - {to_digits(b)}\n"))
     assert main(["solve", "--stepper", "reference", "-"]) == 0
     got = capsys.readouterr().out.strip()

@@ -6,6 +6,7 @@ The export path is tested on a tiny random-initialised gated Qwen3.5 model saved
 layout as a real one (base/, adapter/, sketchpad_vocab.json) and loaded by the same code.
 Its LoRA B matrices are randomised so that gate 1 differs from gate 0.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,6 +23,7 @@ def build_tiny_model(model_dir):
     from sketchpad.model import backbone
     from sketchpad.model import tokenizer as T
     from sketchpad.model.adapter import ADAPTER_DIR, BASE_DIR, new_adapter
+
     steps = T.step_vocabulary()
     hf = T.build_char_tokenizer(steps)
     base = backbone.build_base(backbone.tiny_config(len(hf)), seed=3)
@@ -54,7 +56,7 @@ def test_parity_on_every_view(exported):
     rep = json.loads((out / "parity.json").read_text())
     assert rep["views"] == len(V.load())
     assert rep["identical_steps"] == rep["views"] and rep["mismatches"] == []
-    assert rep["max_abs_logit_diff"] < 1e-5 * max(1.0, rep["max_abs_logit"])     # float32 rounding only
+    assert rep["max_abs_logit_diff"] < 1e-5 * max(1.0, rep["max_abs_logit"])  # float32 rounding only
     meta = json.loads((out / "model.json").read_text())
     assert meta["parity"]["max_abs_logit_diff"] == rep["max_abs_logit_diff"]
     assert meta["views_sha256"] == V.file_sha256()
@@ -62,21 +64,24 @@ def test_parity_on_every_view(exported):
 
 def test_gate_is_a_graph_input_and_gate0_is_the_base_exactly(exported):
     from sketchpad.export.parity import ort_session, run_onnx
+
     _, out = exported
     sess = ort_session(out / "model.onnx")
     assert [i.name for i in sess.get_inputs()] == ["input_ids", "gate"]
     from sketchpad.model.onnx_stepper import OnnxStepper
+
     ids = OnnxStepper(out).encode(view_list())
     base = run_onnx(ort_session(out / "base.onnx"), ids, None)
     g0 = run_onnx(sess, ids, 0.0)
     g1 = run_onnx(sess, ids, 1.0)
-    assert np.array_equal(g0, base)                      # bit for bit, not close
-    assert np.abs(g1 - base).max() > 1e-2                # the adapter does something at gate 1
+    assert np.array_equal(g0, base)  # bit for bit, not close
+    assert np.abs(g1 - base).max() > 1e-2  # the adapter does something at gate 1
 
 
 def test_onnx_stepper_matches_torch(exported):
     from sketchpad.export.source import load
     from sketchpad.model.onnx_stepper import OnnxStepper
+
     model_dir, _ = exported
     vs = view_list()
     h = load(model_dir)
@@ -90,6 +95,7 @@ def test_onnx_stepper_matches_torch(exported):
 
 def test_onnx_stepper_batches_of_any_size(exported):
     from sketchpad.model.onnx_stepper import OnnxStepper
+
     st = OnnxStepper(exported[0])
     vs = view_list()
     whole = st.logits(vs)
@@ -101,6 +107,7 @@ def test_onnx_stepper_batches_of_any_size(exported):
 def test_token_table_equals_the_tokenizer(exported):
     from sketchpad.export.encoding import apply
     from sketchpad.model.tokenizer import ViewTokenizer
+
     model_dir, out = exported
     table = json.loads((out / "model.json").read_text())["encoding"]
     tok = ViewTokenizer.load(model_dir)
@@ -115,7 +122,7 @@ def test_export_refuses_a_non_model_directory(tmp_path, capsys):
 
 # --- the shipped model: ONNX certification, and a perturbed graph must fail ------------------
 
-FAST = None      # the certifier's default batch sizes: all of V at once, and one view at a time
+FAST = None  # the certifier's default batch sizes: all of V at once, and one view at a time
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +130,7 @@ def shipped_copy(tmp_path_factory):
     import shutil
 
     from sketchpad.model import DEFAULT_MODEL_DIR
+
     d = tmp_path_factory.mktemp("shipped") / "m"
     shutil.copytree(DEFAULT_MODEL_DIR, d)
     return d
@@ -133,6 +141,7 @@ def test_shipped_onnx_export_is_certified(shipped_copy):
     from sketchpad.certify.run import certify
     from sketchpad.model.manifest import sha256_file
     from sketchpad.model.onnx_stepper import OnnxStepper
+
     st = OnnxStepper(shipped_copy)
     stmt = certify(st, batch_sizes=FAST)
     assert policy.check(stmt, policy.expect_from(st)).ok
@@ -154,6 +163,7 @@ def test_perturbed_onnx_file_fails_certification(shipped_copy):
     from sketchpad.certify import policy
     from sketchpad.certify.run import certify
     from sketchpad.model.onnx_stepper import OnnxStepper
+
     honest = OnnxStepper(shipped_copy)
     cert = certify(honest, batch_sizes=(len(V.load()),))
     path = shipped_copy / "onnx" / "model.onnx"
@@ -180,6 +190,7 @@ def test_onnx_stepper_matches_the_torch_stepper():
     from sketchpad.model.onnx_stepper import OnnxStepper
     from sketchpad.model.torch_stepper import load as load_torch
     from sketchpad.solve import solve
+
     vs = view_list()
     onnx_st, torch_st = OnnxStepper(DEFAULT_MODEL_DIR), load_torch(DEFAULT_MODEL_DIR)
     a, b = onnx_st.logits(vs), torch_st.logits(vs)

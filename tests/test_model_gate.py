@@ -1,15 +1,17 @@
 """The gate: g = 0 gives the base model's logits bit for bit; g = 1 is the adapter."""
+
 import copy
 
 import pytest
 import torch
 
 from sketchpad import views as V
+from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.adapter import load_adapted, new_adapter
 from sketchpad.model.backbone import forward_logits, load_base, text_logits
 from sketchpad.model.gate import AdapterGate
 from sketchpad.model.tokenizer import ViewTokenizer, step_vocabulary
-from sketchpad.model import DEFAULT_MODEL_DIR
+
 from model_helpers import TEXT, one_thread, randomise_lora_B, tiny_random_base  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 @pytest.fixture(scope="module")
 def gated():
     base, tok = tiny_random_base(seed=3)
-    reference = copy.deepcopy(base)                  # the untouched base, for comparison
+    reference = copy.deepcopy(base)  # the untouched base, for comparison
     model = new_adapter(base, rank=4, seed=3).eval()
     assert randomise_lora_B(model) > 0
     gate = AdapterGate(0.0).attach(model)

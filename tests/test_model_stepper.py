@@ -1,20 +1,20 @@
 """End to end with the shipped model: every procedure, long operands, equal to Python's ints.
 And the refusal: a model that does not pass certification on this device does not run."""
-import json
+
 import random
 import shutil
 from math import gcd, isqrt
 
 import pytest
-
-from sketchpad import solve
-from sketchpad.cli import main
 from safetensors.torch import load_file, save_file
 
+from sketchpad import solve
 from sketchpad.certify.certified import Uncertified, load_certified
+from sketchpad.cli import main
 from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.torch_stepper import TorchStepper
 from sketchpad.views import load
+
 from model_helpers import one_thread  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -34,13 +34,13 @@ def test_model_agrees_with_reference_on_every_view(stepper):
     steps, margins = stepper.steps_and_margins([e["view"] for e in entries])
     assert steps == [e["step"] for e in entries]
     assert margins.min() >= 4.0
-    single = stepper([entries[7]["view"]])                 # batch of one: same answer
+    single = stepper([entries[7]["view"]])  # batch of one: same answer
     assert single == [entries[7]["step"]]
 
 
 def test_thousand_digit_sum(stepper):
     rnd = random.Random(1000)
-    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    a, b = rnd.randrange(10**999, 10**1000), rnd.randrange(10**999, 10**1000)
     sol = solve(f"{a} + {b}", stepper=stepper)
     assert sol.value == a + b
     assert sol.views_presented >= 1000 and sol.stepper.startswith("model")
@@ -50,7 +50,7 @@ def test_thousand_digit_sum(stepper):
 
 def test_twenty_by_twenty_digit_product(stepper):
     rnd = random.Random(20)
-    a, b = rnd.randrange(10 ** 19, 10 ** 20), rnd.randrange(10 ** 19, 10 ** 20)
+    a, b = rnd.randrange(10**19, 10**20), rnd.randrange(10**19, 10**20)
     assert solve(f"{a} * -{b}", stepper=stepper).value == -a * b
 
 
@@ -63,9 +63,16 @@ def test_random_problems_of_every_procedure(stepper, seed):
 
     a, b = num(), num()
     b = b or 7
-    cases = {f"{a} + {b}": a + b, f"{a} - {b}": a - b, f"{a} * {b}": a * b,
-             f"{a} // {b}": _floor_div(a, b), f"{a} % {b}": a % b,
-             f"gcd({a}, {b})": gcd(a, b), f"sqrt({abs(a)})": isqrt(abs(a)), f"-({a})": -a}
+    cases = {
+        f"{a} + {b}": a + b,
+        f"{a} - {b}": a - b,
+        f"{a} * {b}": a * b,
+        f"{a} // {b}": _floor_div(a, b),
+        f"{a} % {b}": a % b,
+        f"gcd({a}, {b})": gcd(a, b),
+        f"sqrt({abs(a)})": isqrt(abs(a)),
+        f"-({a})": -a,
+    }
     for expr, want in cases.items():
         assert solve(expr, stepper=stepper).value == want, expr
 
@@ -74,10 +81,13 @@ def test_stepper_runs_the_network_every_time(stepper):
     """No memo: the same view twice is two forward passes (rows of the network's input)."""
     calls = []
     hook = stepper.model.get_base_model().model.embed_tokens.register_forward_hook(
-        lambda m, inp, out: calls.append(out.shape[0]))
+        lambda m, inp, out: calls.append(out.shape[0])
+    )
     try:
         v = load()[3]["view"]
-        stepper([v]); stepper([v]); stepper([v, v])
+        stepper([v])
+        stepper([v])
+        stepper([v, v])
     finally:
         hook.remove()
     assert calls == [1, 1, 2]

@@ -1,4 +1,5 @@
 """Views become five tokens; steps are one token each, from the sorted reference steps over V."""
+
 import pytest
 
 from sketchpad import views as V
@@ -22,8 +23,8 @@ def test_views_are_fixed_length_and_distinct():
     views = [e["view"] for e in V.load()]
     ids = vt.encode(views)
     assert ids.shape == (len(views), vt.seq_len)
-    assert len({tuple(r) for r in ids.tolist()}) == len(views)     # no two views collide
-    vt.check(tok, views)                                           # same ids as the HF tokenizer
+    assert len({tuple(r) for r in ids.tolist()}) == len(views)  # no two views collide
+    vt.check(tok, views)  # same ids as the HF tokenizer
 
 
 def test_shipped_vocab_matches_shipped_tokenizer():

@@ -1,6 +1,7 @@
 """The "only if" direction, empirically: for every view in V, one wrong step on that view
 changes its witness run.  Exactness on V is therefore not just sufficient but (up to the one
 view named below) necessary for exact values."""
+
 import pytest
 
 from sketchpad import solve, views
@@ -33,7 +34,7 @@ def test_the_indecisive_view_still_changes_the_sheet(view):
     for wrong in wrong_steps(view):
         try:
             sheet = solve(witness, OneWrongStepper(view, wrong), parallel=False).worksheet.text()
-        except Exception:          # a fault is a change too
+        except Exception:  # a fault is a change too
             continue
         assert sheet != right
 

@@ -8,10 +8,12 @@
   block's batch; one that is wrong on a view may, and the run is still the sequential run's.
 - A written step comes from the batch that is being followed: nothing is kept across batches.
 """
+
 import math
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sketchpad import solve
 from sketchpad.errors import SketchpadError
@@ -27,8 +29,11 @@ V = view_set()
 
 
 def ints(max_digits):
-    return st.integers(1, max_digits).flatmap(lambda n: st.integers(0, 10 ** n - 1)).flatmap(
-        lambda v: st.sampled_from([v, -v]))
+    return (
+        st.integers(1, max_digits)
+        .flatmap(lambda n: st.integers(0, 10**n - 1))
+        .flatmap(lambda v: st.sampled_from([v, -v]))
+    )
 
 
 def exprs(a, b):
@@ -54,8 +59,12 @@ def outcome(expr, stepper="reference", **kw):
     """(value or error, worksheet as the golden traces record it, presented batches, solution)."""
     presented = []
     try:
-        sol = solve(expr, stepper, on_batch=lambda probes, steps: presented.append(
-            [(p.view, s) for p, s in zip(probes, steps)]), **kw)
+        sol = solve(
+            expr,
+            stepper,
+            on_batch=lambda probes, steps: presented.append([(p.view, s) for p, s in zip(probes, steps)]),
+            **kw,
+        )
     except SketchpadError as e:
         return f"{type(e).__name__}: {e}", None, presented, None
     return sol.value, _worksheet(sol.worksheet), presented, sol
@@ -86,7 +95,7 @@ def test_the_parallel_mode_writes_the_sequential_sheet(a, b):
         assert par[0] == seq[0], e
         if "*" not in e:
             assert par[1] == seq[1], e
-        assert par[3] is None or par[3].fallbacks == 0, e        # the reference never leaves a block's batch
+        assert par[3] is None or par[3].fallbacks == 0, e  # the reference never leaves a block's batch
 
 
 def test_products_write_the_sequential_partial_rows():
@@ -96,7 +105,7 @@ def test_products_write_the_sequential_partial_rows():
         par, seq = outcome(e, parallel=True), outcome(e, parallel=False)
         assert par[0] == seq[0]
         width = len(e.split("*")[1].strip().lstrip("-"))
-        head = 2 + 2 * width                      # a, b, then a carry row and a product row per digit of b
+        head = 2 + 2 * width  # a, b, then a carry row and a product row per digit of b
         assert par[1][0]["rows"][:head] == seq[1][0]["rows"][:head], e
         assert len(par[2]) < len(seq[2])
 
@@ -104,10 +113,16 @@ def test_products_write_the_sequential_partial_rows():
 @pytest.mark.parametrize("digits", [40, 120])
 def test_long_operands_present_only_views_of_V_and_never_fall_back(digits):
     import random
+
     rnd = random.Random(digits)
-    n = lambda d: rnd.randrange(10 ** (d - 1), 10 ** d)   # noqa: E731
-    for e in [f"{n(2 * digits)} // {n(digits)}", f"-{n(2 * digits)} % {n(digits)}", f"sqrt({n(2 * digits)})",
-              f"gcd({n(digits)}, {n(digits)})", f"{n(digits)} * {n(digits)}"]:
+    n = lambda d: rnd.randrange(10 ** (d - 1), 10**d)  # noqa: E731
+    for e in [
+        f"{n(2 * digits)} // {n(digits)}",
+        f"-{n(2 * digits)} % {n(digits)}",
+        f"sqrt({n(2 * digits)})",
+        f"gcd({n(digits)}, {n(digits)})",
+        f"{n(digits)} * {n(digits)}",
+    ]:
         sol = solve(e, "reference")
         assert sol.views <= V and sol.fallbacks == 0, e
         assert sol.value == eval(e.replace("sqrt", "math.isqrt").replace("gcd", "math.gcd"))
@@ -117,8 +132,9 @@ def test_division_and_root_batches_are_one_per_digit():
     # 200/100 digits: the zero test, the sign, one batch per quotient digit (101), the remainder's
     # zero test: 104; and at most ~10 (x) * 11 (y) * 2 (borrow) + 19 DQ forward rows per digit
     import random
+
     rnd = random.Random(2026)
-    a, b = rnd.randrange(10 ** 199, 10 ** 200), rnd.randrange(10 ** 99, 10 ** 100)
+    a, b = rnd.randrange(10**199, 10**200), rnd.randrange(10**99, 10**100)
     sol = solve(f"{a} // {b}", "reference")
     assert sol.batches == 3 + 101 and sol.forward_passes <= 101 * 241 + 20 and sol.forward_passes < 25_000
     s = solve(f"sqrt({a})", "reference")
@@ -131,7 +147,9 @@ def test_every_view_a_speculative_block_can_present_is_in_V():
     dq = {(v.a, v.b) for v in V if v.op == "DQ"}
     assert set(DQ_STATES) == dq and len(DQ_STATES) == len(dq) == 19
     assert set(ADD2_DIGITS) == {v.a for v in V if v.op == "ADD2"}
-    assert {(d, c) for d, cs in MUL_CARRIES.items() for c in cs} == {(v.b, v.c) for v in V if v.op == "MUL" and v.a == "1"}
+    assert {(d, c) for d, cs in MUL_CARRIES.items() for c in cs} == {
+        (v.b, v.c) for v in V if v.op == "MUL" and v.a == "1"
+    }
 
     def row(sheet, name, digits):
         r = sheet.row(name)
@@ -139,7 +157,7 @@ def test_every_view_a_speculative_block_can_present_is_in_V():
         return r
 
     for rd in ("7", "90", "12345678", "0", "99999999999"):
-        for yd in ("3", "123", "9876543210", "1", "100000000000"):       # y wider than r: blank x
+        for yd in ("3", "123", "9876543210", "1", "100000000000"):  # y wider than r: blank x
             sheet = Sheet("t")
             r, y, q = row(sheet, "r", rd), row(sheet, "y", yd), sheet.row("q")
             for free in (0, 2):
@@ -183,8 +201,16 @@ class Expiring(ReferenceStepper):
 
 
 @pytest.mark.parametrize("parallel", [True, False])
-@pytest.mark.parametrize("expr", ["98765432109876 // -1234567", "sqrt(98765432109876543)",
-                                  "gcd(1071, 462)", "31415926535 * -2718281828", "-99999 + 99999"])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "98765432109876 // -1234567",
+        "sqrt(98765432109876543)",
+        "gcd(1071, 462)",
+        "31415926535 * -2718281828",
+        "-99999 + 99999",
+    ],
+)
 def test_every_written_step_comes_from_the_batch_being_followed(expr, parallel, monkeypatch):
     st = Expiring()
     original = Sheet.write

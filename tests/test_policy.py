@@ -3,6 +3,7 @@ server's upload check, and the page's rule (web/certify/policy.js, run by Node o
 JSON).  Every tampering of the matrix (tests/policy_matrix.py) is refused with a reason that
 names it; the untampered certificate passes.  And the rule on real files: swapping two step
 tokens in a copy's vocabulary, or editing its model.json, is caught by the loader's digests."""
+
 from __future__ import annotations
 
 import json
@@ -19,6 +20,7 @@ from sketchpad.certify.run import certify
 from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.loading import load_stepper
 from sketchpad.server import Settings, create_app
+
 from model_helpers import one_thread  # noqa: F401
 from policy_matrix import cases, edited_copies, honest_certificate
 
@@ -47,13 +49,13 @@ def test_matrix_on_the_python_rule(matrix):
     for c in matrix:
         verdict = policy.check(c["cert"], _expect(c["expect"]))
         assert sorted(set(verdict.codes())) == sorted(c["codes"]), (c["name"], verdict.reasons)
-        for code, message in verdict.reasons:         # each reason says what is wrong, in words
+        for code, message in verdict.reasons:  # each reason says what is wrong, in words
             assert len(message) > 20, (c["name"], code, message)
 
 
 def _no_nan(x):
     if isinstance(x, float) and not math.isfinite(x):
-        return None                                   # JSON has no NaN: both rules refuse null alike
+        return None  # JSON has no NaN: both rules refuse null alike
     if isinstance(x, dict):
         return {k: _no_nan(v) for k, v in x.items()}
     if isinstance(x, list):
@@ -65,8 +67,12 @@ def test_matrix_on_the_page_rule(matrix, tmp_path):
     rows = [{"view": list(r["view"]), "step": list(r["step"]), "witness": r["witness"]} for r in views.load()]
     path = tmp_path / "matrix.json"
     path.write_text(json.dumps(_no_nan({"rows": rows, "cases": matrix})))
-    out = subprocess.run(["node", str(ROOT / "web" / "tests" / "policy-matrix.mjs"), str(path)],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        ["node", str(ROOT / "web" / "tests" / "policy-matrix.mjs"), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     for c in matrix:
@@ -82,18 +88,20 @@ def test_matrix_on_the_server_upload(matrix, model_copy, tmp_path):
     def client_for(c):
         d = c["model_dir"] or str(model_copy)
         if d not in apps:
-            apps[d] = TestClient(create_app(Settings(db_path=str(tmp_path / f"{len(apps)}.sqlite"), model_dir=d,
-                                                    stepper="reference")))
+            apps[d] = TestClient(
+                create_app(Settings(db_path=str(tmp_path / f"{len(apps)}.sqlite"), model_dir=d, stepper="reference"))
+            )
         return apps[d]
 
     for c in matrix:
-        r = client_for(c).post("/api/certificates", content=json.dumps(c["cert"]),
-                                       headers={"Content-Type": "application/json"})
+        r = client_for(c).post(
+            "/api/certificates", content=json.dumps(c["cert"]), headers={"Content-Type": "application/json"}
+        )
         if not c["codes"] or not c["server"]:
             assert r.status_code == 201, (c["name"], r.text)
         else:
             assert 400 <= r.status_code < 500, (c["name"], r.status_code, r.text)
-    for client in apps.values():                      # the registry stays readable
+    for client in apps.values():  # the registry stays readable
         assert client.get("/api/certificates").status_code == 200
 
 
@@ -115,11 +123,13 @@ def test_swapped_step_tokens_in_the_vocabulary_are_caught(model_copy, tmp_path):
     verdict = policy.check(cert, policy.expect_from(swapped))
     assert verdict.codes() == ["subject-digest"] and "sketchpad_vocab.json" in verdict.summary()
     from sketchpad import solve
-    assert solve("1 + 2", swapped).value != 3                 # the swap changes answers
+
+    assert solve("1 + 2", swapped).value != 3  # the swap changes answers
 
 
 def test_rule_json_is_generated_and_current():
     from sketchpad.generate_js import main
+
     assert main(["--check"]) == 0
     rule = json.loads((ROOT / "web" / "generated" / "certificate-rule.json").read_text())
     assert rule == json.loads(json.dumps(policy.rule_json()))

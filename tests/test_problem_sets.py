@@ -1,5 +1,6 @@
 """Pre-registered problem sets: committed files match their committed SHA-256 and the seeded
 generator, so nobody can quietly swap a problem after seeing results."""
+
 import hashlib
 import pathlib
 
@@ -22,6 +23,7 @@ def test_files_are_what_the_seeded_generator_writes():
 
 def test_sizes():
     import json
+
     mixed = [json.loads(x) for x in (DIR / "mixed-200.jsonl").read_text().splitlines()]
     sp = [json.loads(x) for x in (DIR / "sums-products-220.jsonl").read_text().splitlines()]
     assert len(mixed) == 200 and len(sp) == 220

@@ -1,8 +1,10 @@
 """Every procedure against Python's own integers: signs, 0 and 1, long operands, both modes."""
+
 import math
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sketchpad import solve
 from sketchpad.arith import Arithmetic
@@ -12,9 +14,10 @@ def ints(max_digits):
     """Integers whose digit count is spread evenly up to max_digits, plus the edge values."""
     return st.one_of(
         st.sampled_from([0, 1, -1, 9, -9, 10, -10, 99, 100, -100]),
-        st.integers(1, max_digits).flatmap(
-            lambda n: st.integers(10 ** (n - 1), 10 ** n - 1)).flatmap(
-            lambda v: st.sampled_from([v, -v])))
+        st.integers(1, max_digits)
+        .flatmap(lambda n: st.integers(10 ** (n - 1), 10**n - 1))
+        .flatmap(lambda v: st.sampled_from([v, -v])),
+    )
 
 
 MODES = [True, False]
@@ -57,13 +60,14 @@ def test_gcd(parallel, a, b):
 
 def test_long_operands_at_the_issue_sizes():
     import random
+
     rnd = random.Random(7)
-    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    a, b = rnd.randrange(10**999, 10**1000), rnd.randrange(10**999, 10**1000)
     assert solve(f"{a} + {b}", "reference").value == a + b
     assert solve(f"-{a} + {b}", "reference").value == b - a
-    x, y = rnd.randrange(10 ** 19, 10 ** 20), rnd.randrange(10 ** 19, 10 ** 20)
+    x, y = rnd.randrange(10**19, 10**20), rnd.randrange(10**19, 10**20)
     assert solve(f"{x} * -{y}", "reference").value == -x * y
-    n, d = rnd.randrange(10 ** 199, 10 ** 200), rnd.randrange(10 ** 99, 10 ** 100)
+    n, d = rnd.randrange(10**199, 10**200), rnd.randrange(10**99, 10**100)
     assert solve(f"{n} // {d}", "reference").value == n // d
     assert solve(f"{n} % -{d}", "reference").value == n % -d
     assert solve(f"sqrt({n})", "reference").value == math.isqrt(n)
@@ -95,7 +99,7 @@ def test_composed_expressions(xs):
 def test_counters_are_reported():
     s = solve("123456789 + 987654321", "reference", parallel=False)
     assert s.value == 1111111110
-    assert s.forward_passes == s.batches == 1 + 11        # sign view + 10 columns + halt
+    assert s.forward_passes == s.batches == 1 + 11  # sign view + 10 columns + halt
     p = solve("123456789 + 987654321", "reference")
     assert p.batches == 2 and p.forward_passes > s.forward_passes
     assert p.seconds > 0 and p.views_used <= p.forward_passes

@@ -1,5 +1,6 @@
 """The runtime never writes a symbol of its own: every computed cell on every sheet came from
 a step the stepper returned, and the only write path takes a Step."""
+
 import pathlib
 import re
 
@@ -13,6 +14,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "sketchpad"
 
 class RecordingStepper(ReferenceStepper):
     """Hands out fresh Step objects and remembers each one, to check cell provenance."""
+
     name = "recording"
 
     def __init__(self):
@@ -20,16 +22,26 @@ class RecordingStepper(ReferenceStepper):
         self.issued = {}
 
     def __call__(self, views):
-        steps = [type(s)(*s) for s in super().__call__(views)]   # new objects, same values
+        steps = [type(s)(*s) for s in super().__call__(views)]  # new objects, same values
         for s in steps:
             self.issued[id(s)] = s
         return steps
 
 
 @pytest.mark.parametrize("parallel", [True, False])
-@pytest.mark.parametrize("expr", ["987654321 + -123456789", "-1234 * 5678", "-98765 // 43",
-                                  "98765 % -43", "sqrt(123456789)", "gcd(-462, 1071)", "-(5 - 8)",
-                                  "(12 + 3) * (4 - 50) // 7"])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "987654321 + -123456789",
+        "-1234 * 5678",
+        "-98765 // 43",
+        "98765 % -43",
+        "sqrt(123456789)",
+        "gcd(-462, 1071)",
+        "-(5 - 8)",
+        "(12 + 3) * (4 - 50) // 7",
+    ],
+)
 def test_every_computed_cell_comes_from_an_issued_step(expr, parallel):
     st = RecordingStepper()
     sol = solve(expr, st, parallel=parallel)

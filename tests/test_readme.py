@@ -5,6 +5,7 @@ the virtual environment's bin on PATH) and must exit 0 and print exactly the lin
 it, up to the next `$` line or the end of the block ("..." as a line matches anything).
 ```python blocks with `>>>` lines are run as doctests.
 """
+
 import doctest
 import os
 import pathlib
@@ -42,7 +43,7 @@ def test_console_example(cmd, expected, tmp_path):
     assert r.returncode == 0, r.stderr
     got = r.stdout.rstrip("\n").splitlines()
     if expected and expected[-1] == "...":
-        assert got[:len(expected) - 1] == expected[:-1]
+        assert got[: len(expected) - 1] == expected[:-1]
     else:
         assert got == expected
 

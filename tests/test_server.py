@@ -3,6 +3,7 @@
 The load test runs a real uvicorn server on 127.0.0.1 (an ephemeral port) and sends a fixed
 number of requests from a fixed number of clients, each answer checked against Python.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,19 +37,22 @@ def test_solve_returns_value_and_counters(client):
 
 def test_solve_long_sum_matches_python(client):
     rnd = random.Random(7)
-    a, b = rnd.randrange(10 ** 999, 10 ** 1000), rnd.randrange(10 ** 999, 10 ** 1000)
+    a, b = rnd.randrange(10**999, 10**1000), rnd.randrange(10**999, 10**1000)
     r = client.post("/api/solve", json={"expr": f"{a} + {b}"})
     assert r.status_code == 200 and r.json()["result"] == str(a + b)
 
 
-@pytest.mark.parametrize("expr, words", [
-    ("1 +", "syntax error"),
-    ("7 // 0", "zero"),
-    ("sqrt(-4)", "negative"),
-    ("1.5 + 2", "not an integer"),
-    ("foo(3)", "unknown function"),
-    ("", "empty"),
-])
+@pytest.mark.parametrize(
+    "expr, words",
+    [
+        ("1 +", "syntax error"),
+        ("7 // 0", "zero"),
+        ("sqrt(-4)", "negative"),
+        ("1.5 + 2", "not an integer"),
+        ("foo(3)", "unknown function"),
+        ("", "empty"),
+    ],
+)
 def test_bad_input_is_a_clear_400(client, expr, words):
     r = client.post("/api/solve", json={"expr": expr})
     assert r.status_code == 400, r.text
@@ -75,11 +79,13 @@ def test_malformed_requests_are_json_4xx(client):
 
 def test_views_endpoint_is_the_committed_view_set(client):
     from sketchpad import views
+
     d = client.get("/api/views").json()
     assert d["count"] == len(views.load()) == len(d["views"])
     assert d["sha256"] == views.file_sha256()
     from sketchpad.reference import reference_step
     from sketchpad.symbols import View
+
     for row in d["views"][:50]:
         assert list(reference_step(View(*row["view"]))) == row["step"]
 
@@ -92,6 +98,7 @@ def test_headers_for_cross_origin_isolation(client):
 
 def test_static_mime_types(client):
     from sketchpad.server.app import Settings as S
+
     ort = S().ort_dir
     if not ort.is_dir():
         pytest.skip("node_modules/onnxruntime-web is not installed (run npm ci)")
@@ -111,6 +118,7 @@ def test_openapi_is_fastapis(client):
 
 # --- a real server on loopback, bounded load --------------------------------------------------
 
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -120,14 +128,16 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     import uvicorn
+
     port = _free_port()
     # The shipped model on ONNX Runtime answers (certified; every client's batches merged).
-    app = create_app(Settings(db_path=str(tmp_path_factory.mktemp("live") / "c.sqlite"), stepper="model",
-                              backend="onnx"))
+    app = create_app(
+        Settings(db_path=str(tmp_path_factory.mktemp("live") / "c.sqlite"), stepper="model", backend="onnx")
+    )
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=server.run, daemon=True)
     t.start()
-    deadline = time.monotonic() + 300                  # start-up loads and certifies the model
+    deadline = time.monotonic() + 300  # start-up loads and certifies the model
     while not server.started:
         assert time.monotonic() < deadline, "server did not start"
         time.sleep(0.05)
@@ -150,24 +160,24 @@ def test_concurrent_load_every_answer_correct(live_server):
     """200 requests from 20 clients, two of them long divisions, answered by the certified
     model: every answer right, none refused (20 clients fit the default queue), and the
     clients' batches were merged into shared model calls.  No assertion on time."""
-    problems = _problems(200)          # 200 requests ...
+    problems = _problems(200)  # 200 requests ...
     rnd = random.Random(99)
-    for k in (3, 111):                  # ... two of them long divisions (~600 batches each)
-        a, b = rnd.randrange(10 ** 119, 10 ** 120), rnd.randrange(10 ** 59, 10 ** 60)
+    for k in (3, 111):  # ... two of them long divisions (~600 batches each)
+        a, b = rnd.randrange(10**119, 10**120), rnd.randrange(10**59, 10**60)
         problems[k] = (f"{a} // {b}", a // b)
 
     def worker(chunk):
         with httpx.Client(base_url=live_server, timeout=600) as c:
             return [(expr, want, c.post("/api/solve", json={"expr": expr})) for expr, want in chunk]
 
-    chunks = [problems[i::20] for i in range(20)]     # ... from 20 clients
+    chunks = [problems[i::20] for i in range(20)]  # ... from 20 clients
     with ThreadPoolExecutor(20) as pool:
         answers = [a for part in pool.map(worker, chunks) for a in part]
     assert len(answers) == 200
     for expr, want, r in answers:
         assert r.status_code == 200, (expr, r.text)
         assert r.json()["result"] == str(want), expr
-        assert r.json()["stepper"] == "onnx"                 # the model answered, not the reference
+        assert r.json()["stepper"] == "onnx"  # the model answered, not the reference
     solves = httpx.get(f"{live_server}/api/health", timeout=60).json()["solves"]
     assert solves["refused_busy"] == 0 and solves["running"] == 0
     assert solves["batcher"]["merged_calls"] > 0
@@ -181,12 +191,14 @@ def test_bad_requests_under_load_stay_4xx(live_server):
 
 # --- certificates: upload, validation, persistence ---------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """A server for the shipped model, and an honest certificate from a browser for it."""
     from sketchpad.model import DEFAULT_MODEL_DIR
 
     from policy_matrix import honest_certificate
+
     db = tmp_path_factory.mktemp("served") / "certs.sqlite"
     app = create_app(Settings(db_path=str(db), model_dir=DEFAULT_MODEL_DIR, stepper="reference"))
     cert, _ = honest_certificate(DEFAULT_MODEL_DIR)
@@ -203,6 +215,7 @@ def _mutated(cert, fn):
 def test_model_endpoint_names_what_the_page_loads(served):
     from sketchpad.model import DEFAULT_MODEL_DIR
     from sketchpad.model.manifest import sha256_file
+
     c, cert, _ = served
     d = c.get("/api/model").json()
     assert d["key_digests"]["onnx/model.onnx"] == sha256_file(DEFAULT_MODEL_DIR / "onnx" / "model.onnx")
@@ -221,17 +234,21 @@ def test_valid_certificate_is_recorded_once_and_persists(served):
     listed = c.get("/api/certificates").json()["certificates"]
     assert [x["id"] for x in listed].count(body["id"]) == 1
     from sketchpad.server.store import CertificateStore
-    assert CertificateStore(db).list()["certificates"][0]["certificate"] == cert    # on disk, not in memory
+
+    assert CertificateStore(db).list()["certificates"][0]["certificate"] == cert  # on disk, not in memory
 
 
-@pytest.mark.parametrize("break_it, words", [
-    (lambda c: c.pop("predicate"), "not a sketchpad certificate"),
-    (lambda c: c.update(_type="https://example.invalid/x"), "not a sketchpad certificate"),
-    (lambda c: c["predicate"]["per_view"].pop(), "not exactly the 1436 views"),
-    (lambda c: c["predicate"]["per_view"][3].update(got="1_ HALT"), "do not pass"),
-    (lambda c: c["predicate"]["drift"].update(max_abs_logit_diff=5.0), "smallest margin"),
-    (lambda c: c["predicate"]["tool"].update(version="0.0.1"), "made by sketchpad 0.0.1"),
-])
+@pytest.mark.parametrize(
+    "break_it, words",
+    [
+        (lambda c: c.pop("predicate"), "not a sketchpad certificate"),
+        (lambda c: c.update(_type="https://example.invalid/x"), "not a sketchpad certificate"),
+        (lambda c: c["predicate"]["per_view"].pop(), "not exactly the 1436 views"),
+        (lambda c: c["predicate"]["per_view"][3].update(got="1_ HALT"), "do not pass"),
+        (lambda c: c["predicate"]["drift"].update(max_abs_logit_diff=5.0), "smallest margin"),
+        (lambda c: c["predicate"]["tool"].update(version="0.0.1"), "made by sketchpad 0.0.1"),
+    ],
+)
 def test_certificates_that_do_not_hold_are_refused(served, break_it, words):
     c, cert, _ = served
     r = c.post("/api/certificates", json=_mutated(cert, break_it))
@@ -253,6 +270,7 @@ def test_certificate_for_an_unknown_model_is_refused(served):
         for s in x["subject"]:
             if s["name"] == "onnx/model.onnx":
                 s["digest"]["sha256"] = "0" * 64
+
     r = c.post("/api/certificates", json=_mutated(cert, other_graph))
     assert r.status_code == 422 and "onnx/model.onnx" in r.json()["error"]
 
@@ -265,6 +283,7 @@ def test_certificate_for_another_view_set_is_refused(served):
         for s in x["subject"]:
             if s["name"] == "sketchpad/data/views.jsonl":
                 s["digest"]["sha256"] = "1" * 64
+
     r = c.post("/api/certificates", json=_mutated(cert, other_views))
     assert r.status_code == 400 and "view set" in r.json()["error"]
 
@@ -275,16 +294,20 @@ def test_oversized_bodies_are_refused(served):
     assert r.status_code == 413
 
 
-
 def test_serve_command_serves_the_page_on_loopback(tmp_path):
     import subprocess
     import sys
+
     port = _free_port()
     db = tmp_path / "served.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "sketchpad", "serve", "--port", str(port), "--db", str(db)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sketchpad", "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
-        deadline = time.monotonic() + 300           # loads and certifies first: generous on a busy machine
+        deadline = time.monotonic() + 300  # loads and certifies first: generous on a busy machine
         while True:
             try:
                 health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=30)
@@ -301,7 +324,7 @@ def test_serve_command_serves_the_page_on_loopback(tmp_path):
         assert r.headers["cross-origin-embedder-policy"] == "require-corp"
         ok = httpx.post(f"http://127.0.0.1:{port}/api/solve", json={"expr": "2 + 2"}, timeout=60).json()
         assert ok["result"] == "4"
-        assert db.exists()                                   # --db is where certificates go
+        assert db.exists()  # --db is where certificates go
     finally:
         proc.terminate()
         proc.wait(10)
@@ -309,5 +332,6 @@ def test_serve_command_serves_the_page_on_loopback(tmp_path):
 
 def test_serve_rejects_a_bad_port(capsys):
     from sketchpad.cli import main
+
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port" in capsys.readouterr().err

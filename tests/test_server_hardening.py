@@ -2,6 +2,7 @@
 poisoned directly in the database file, databases of an older schema, forged uploads, a
 database that is not a database, and /docs with no other origin.  Each gets a clean 4xx (or
 a clear 503 for a broken store), and the registry stays readable."""
+
 from __future__ import annotations
 
 import json
@@ -25,12 +26,14 @@ def honest():
     from sketchpad.model import DEFAULT_MODEL_DIR
 
     from policy_matrix import honest_certificate
+
     cert, _ = honest_certificate(DEFAULT_MODEL_DIR)
     return cert
 
 
 def _app(db, **kw):
     from sketchpad.model import DEFAULT_MODEL_DIR
+
     return create_app(Settings(db_path=str(db), model_dir=DEFAULT_MODEL_DIR, stepper="reference", **kw))
 
 
@@ -46,13 +49,17 @@ def _post_raw(c, url, text):
 
 # --- NaN and Infinity ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bad", BAD_NUMBERS)
-@pytest.mark.parametrize("url, template", [
-    ("/api/solve", '{"expr": %s}'),
-    ("/api/solve", '{"expr": "1 + 1", "max_digits": %s}'),
-    ("/api/solve/stream", '{"expr": "1 + 1", "max_digits": %s}'),
-    ("/api/certificates", '{"_type": "x", "predicate": {"per_view": [{"margin": %s}]}}'),
-])
+@pytest.mark.parametrize(
+    "url, template",
+    [
+        ("/api/solve", '{"expr": %s}'),
+        ("/api/solve", '{"expr": "1 + 1", "max_digits": %s}'),
+        ("/api/solve/stream", '{"expr": "1 + 1", "max_digits": %s}'),
+        ("/api/certificates", '{"_type": "x", "predicate": {"per_view": [{"margin": %s}]}}'),
+    ],
+)
 def test_non_finite_numbers_are_a_clean_400(client, url, template, bad):
     r = _post_raw(client, url, template % bad)
     assert r.status_code == 400, r.text
@@ -83,8 +90,14 @@ def test_the_store_refuses_non_finite_numbers(tmp_path, honest):
 
 def test_validation_errors_with_odd_input_stay_json(client):
     # Valid JSON that fails validation: the 422 answer echoes it, and must stay writable.
-    for body in ({"expr": 12}, {"expr": "1", "max_digits": 1.5}, {"expr": "1", "max_digits": True},
-                 {"expr": "1", "max_digits": 0}, {"expr": ["1"]}, {"expr": "1", "parallel": "yes"}):
+    for body in (
+        {"expr": 12},
+        {"expr": "1", "max_digits": 1.5},
+        {"expr": "1", "max_digits": True},
+        {"expr": "1", "max_digits": 0},
+        {"expr": ["1"]},
+        {"expr": "1", "parallel": "yes"},
+    ):
         r = client.post("/api/solve", json=body)
         assert r.status_code == 422, (body, r.text)
         assert "error" in r.json()
@@ -101,6 +114,7 @@ def test_unknown_paths_and_methods_answer_in_the_error_shape(client):
 
 # --- body size: declared and streamed ---------------------------------------------------------
 
+
 def test_declared_oversized_body_is_413(client):
     r = client.post("/api/certificates", content=b"x" * 8_000_001, headers={"content-type": "application/json"})
     assert r.status_code == 413 and "limit" in r.json()["error"]
@@ -109,6 +123,7 @@ def test_declared_oversized_body_is_413(client):
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     from sketchpad.server.live import running
+
     db = tmp_path_factory.mktemp("live") / "c.sqlite"
     with running(Settings(db_path=str(db), stepper="reference", body_seconds=3.0)) as url:
         yield url
@@ -117,13 +132,14 @@ def live(tmp_path_factory):
 def test_chunked_10mb_body_without_length_is_413(live):
     sent = []
 
-    def chunks():                       # 10 MB in 64 kB chunks, no Content-Length: chunked encoding
+    def chunks():  # 10 MB in 64 kB chunks, no Content-Length: chunked encoding
         for _ in range(160):
             sent.append(1)
             yield b"x" * 65536
 
-    r = httpx.post(f"{live}/api/certificates", content=chunks(), headers={"content-type": "application/json"},
-                   timeout=120)
+    r = httpx.post(
+        f"{live}/api/certificates", content=chunks(), headers={"content-type": "application/json"}, timeout=120
+    )
     assert r.status_code == 413, r.text
     assert "8,000,000-byte limit" in r.json()["error"]
     assert httpx.get(f"{live}/api/health", timeout=60).json()["status"] == "ready"
@@ -134,6 +150,7 @@ def test_chunked_nan_body_is_400(live):
     def chunks():
         yield b'{"expr": '
         yield b"NaN}"
+
     r = httpx.post(f"{live}/api/solve", content=chunks(), headers={"content-type": "application/json"}, timeout=60)
     assert r.status_code == 400 and "NaN" in r.json()["error"]
 
@@ -141,8 +158,10 @@ def test_chunked_nan_body_is_400(live):
 def test_a_body_that_never_finishes_is_408(live):
     host, port = live.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=60) as sock:
-        sock.sendall(b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                     b"Transfer-Encoding: chunked\r\n\r\n5\r\n{\"exp\r\n")
+        sock.sendall(
+            b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Transfer-Encoding: chunked\r\n\r\n5\r\n{"exp\r\n'
+        )
         answer = b""
         while b"\r\n\r\n" not in answer:
             part = sock.recv(4096)
@@ -153,6 +172,7 @@ def test_a_body_that_never_finishes_is_408(live):
 
 
 # --- the database: poisoned rows, old schemas, a broken file ---------------------------------
+
 
 def _poison(db_path, honest):
     """Rows a buggy or older writer (or a hand with sqlite3) could leave behind."""
@@ -167,11 +187,15 @@ def _poison(db_path, honest):
     ]
     with sqlite3.connect(db_path) as db:
         for i, (_name, body, version) in enumerate(bad):
-            db.execute("INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body, "
-                       "row_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (f"poison-{i}", "2026-01-01T00:00:00Z", "m", "browser", 1, body, version))
-        db.execute("INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body) "
-                   "VALUES ('poison-passed', 'x', 'm', 'browser', 'yes', '{}')")
+            db.execute(
+                "INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body, "
+                "row_version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (f"poison-{i}", "2026-01-01T00:00:00Z", "m", "browser", 1, body, version),
+            )
+        db.execute(
+            "INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body) "
+            "VALUES ('poison-passed', 'x', 'm', 'browser', 'yes', '{}')"
+        )
     return len(bad) + 1
 
 
@@ -203,12 +227,15 @@ def test_poisoned_rows_are_skipped_and_reported_never_fatal(tmp_path, honest, ca
 def test_a_database_of_the_first_schema_is_migrated_and_its_rows_read(tmp_path, honest):
     """A database written by the server before versions and senders were recorded."""
     from sketchpad.server.store import SCHEMA_1
+
     db = tmp_path / "old.sqlite"
     with sqlite3.connect(db) as con:
         con.execute(SCHEMA_1)
-        con.execute("INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body) "
-                    "VALUES ('old', '2025-12-01T00:00:00Z', 'm', 'browser', 1, ?)",
-                    (json.dumps(honest, sort_keys=True),))
+        con.execute(
+            "INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body) "
+            "VALUES ('old', '2025-12-01T00:00:00Z', 'm', 'browser', 1, ?)",
+            (json.dumps(honest, sort_keys=True),),
+        )
     store = CertificateStore(db)
     assert store.schema_version == SCHEMA_VERSION
     with sqlite3.connect(db) as con:
@@ -217,13 +244,13 @@ def test_a_database_of_the_first_schema_is_migrated_and_its_rows_read(tmp_path, 
     assert rows["skipped"] == []
     [old] = rows["certificates"]
     assert old["row_version"] == 1 and old["client"] is None
-    assert old["device"] == honest["predicate"]["environment"]          # as reported in the certificate
+    assert old["device"] == honest["predicate"]["environment"]  # as reported in the certificate
     assert old["certificate"] == honest
     new = store.add({"x": 1}, "m", "browser", True, client="127.0.0.1", device={"k": "v"})
     listed = store.list()["certificates"]
     assert [r["id"] for r in listed] == [new["id"], old["id"]]
     assert listed[0]["client"] == "127.0.0.1" and listed[0]["row_version"] == ROW_VERSION
-    CertificateStore(db)                                                 # opening again changes nothing
+    CertificateStore(db)  # opening again changes nothing
     assert len(CertificateStore(db).list()["certificates"]) == 2
 
 
@@ -251,6 +278,7 @@ def test_a_file_that_is_not_a_database_is_a_503_not_a_crash(tmp_path):
 
 # --- forged uploads: claims, re-checked, with who sent them ---------------------------------
 
+
 def test_forged_uploads_are_rechecked_and_recorded_as_claims(client, honest):
     trimmed = json.loads(json.dumps(honest))
     trimmed["subject"] = [s for s in trimmed["subject"] if s["name"] != "sketchpad/web/onnx_stepper.js"]
@@ -274,7 +302,7 @@ def test_forged_uploads_are_rechecked_and_recorded_as_claims(client, honest):
     [row] = [x for x in listed if x["id"] == rec["id"]]
     assert row["client"] == "testclient" and row["user_agent"] == "forger/1"
     assert row["device"] == forged["predicate"]["environment"] and row["received_at"]
-    assert len(listed) == 1                                  # the refused ones were never stored
+    assert len(listed) == 1  # the refused ones were never stored
 
 
 def test_certificates_can_be_listed_for_one_model(client, honest):
@@ -288,8 +316,9 @@ def test_certificates_can_be_listed_for_one_model(client, honest):
 
 # --- /docs works offline -----------------------------------------------------------------------
 
+
 def _other_origins(html: str) -> list[str]:
-    urls = re.findall(r'''(?:src|href|url)\s*[=:(]\s*["']?([^"' >)]+)''', html)
+    urls = re.findall(r"""(?:src|href|url)\s*[=:(]\s*["']?([^"' >)]+)""", html)
     return [u for u in urls if re.match(r"^(https?:)?//", u)]
 
 
@@ -298,7 +327,7 @@ def test_docs_reference_no_other_origin(client):
     assert r.status_code == 200
     assert _other_origins(r.text) == [], _other_origins(r.text)
     assert "cdn" not in r.text.lower()
-    assert client.get("/redoc").status_code == 404                 # ReDoc would need a CDN
+    assert client.get("/redoc").status_code == 404  # ReDoc would need a CDN
     if "swagger-ui-bundle.js" in r.text:
         assert client.get("/vendor/swagger-ui/swagger-ui-bundle.js").status_code == 200
         assert client.get("/vendor/swagger-ui/swagger-ui.css").status_code == 200
@@ -322,7 +351,7 @@ def test_health_reports_the_queue(client):
 
 def test_startup_waits_with_503_json_not_a_hang(tmp_path):
     app = _app(tmp_path / "c.sqlite")
-    c = TestClient(app)                       # lifespan not run: the model is "still loading"
+    c = TestClient(app)  # lifespan not run: the model is "still loading"
     r = c.get("/api/health")
     assert r.status_code == 503 and r.json()["status"] == "starting" and r.headers["retry-after"]
     r = c.post("/api/solve", json={"expr": "1 + 1"})

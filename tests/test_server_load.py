@@ -5,6 +5,7 @@ once, a client that goes away stops its solve, and long solves stream their prog
 Bounded in requests and time, loopback only.  Nothing here asserts on wall-clock time:
 ordering is checked with steppers that block until the test lets them go, or that count.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,8 @@ from sketchpad.server.live import running
 from sketchpad.server.service import Capacity
 
 _rnd = random.Random(200)
-LONG = f"{_rnd.randrange(10 ** 199, 10 ** 200)} // {_rnd.randrange(10 ** 99, 10 ** 100)}"   # ~1,100 batches
-T = 120                                    # generous client timeout on a busy 2-core machine
+LONG = f"{_rnd.randrange(10**199, 10**200)} // {_rnd.randrange(10**99, 10**100)}"  # ~1,100 batches
+T = 120  # generous client timeout on a busy 2-core machine
 
 
 class Recording(ReferenceStepper):
@@ -34,7 +35,7 @@ class Recording(ReferenceStepper):
         super().__init__()
         self.delay, self.gate = delay, gate
         self.calls: list[int] = []
-        self.entered = threading.Event()           # set once a call has started
+        self.entered = threading.Event()  # set once a call has started
         self.name = "recording"
 
     def __call__(self, views):
@@ -49,12 +50,14 @@ class Recording(ReferenceStepper):
 
 def _views(n, seed):
     from sketchpad import views
+
     rows = views.load()
     rnd = random.Random(seed)
     return [rows[rnd.randrange(len(rows))]["view"] for _ in range(n)]
 
 
 # --- the batcher alone ---------------------------------------------------------------------
+
 
 def test_batches_of_many_callers_share_model_calls_and_each_gets_its_own_steps():
     gate = threading.Event()
@@ -66,12 +69,12 @@ def test_batches_of_many_callers_share_model_calls_and_each_gets_its_own_steps()
             futures = [pool.submit(b.step, v) for v in jobs]
             deadline = time.monotonic() + T
             while b.stats()["batches_waiting"] < 23 and time.monotonic() < deadline:
-                time.sleep(0.01)                 # the first call is held at the gate; the rest queue
+                time.sleep(0.01)  # the first call is held at the gate; the rest queue
             gate.set()
             results = [f.result(T) for f in futures]
         for views, steps in zip(jobs, results):
             assert steps == [reference_step(v) for v in views]
-        assert len(st.calls) <= 3 and sum(st.calls) == sum(map(len, jobs))   # 24 batches, 2-3 calls
+        assert len(st.calls) <= 3 and sum(st.calls) == sum(map(len, jobs))  # 24 batches, 2-3 calls
         assert b.stats()["most_requests_in_one_call"] >= 20
     finally:
         b.close()
@@ -89,7 +92,7 @@ def test_a_huge_batch_is_served_in_slices_between_other_callers():
             fs = pool.submit(b.step, small)
             assert fs.result(T) == [reference_step(v) for v in small]
             assert fb.result(T) == [reference_step(v) for v in big]
-        assert max(st.calls) <= 100                         # no call over the row limit
+        assert max(st.calls) <= 100  # no call over the row limit
         assert len(st.calls) >= 20
     finally:
         b.close()
@@ -105,6 +108,7 @@ def test_a_failing_batch_fails_only_its_own_request():
             return super().__call__(views)
 
     from sketchpad.symbols import View
+
     b = Batcher(Picky(), max_rows=1000)
     try:
         good, bad = _views(10, 3), [View("ODD", "_", "_", "_")]
@@ -126,8 +130,8 @@ def test_tickets_enforce_the_work_and_time_budgets():
         st(_views(6, 4))
         with pytest.raises(OverWork, match="more than 10 forward passes"):
             st(_views(6, 5))
-        t = Ticket(seconds=600, forward_passes=10 ** 9)
-        t.deadline = time.monotonic() - 1             # already over its time
+        t = Ticket(seconds=600, forward_passes=10**9)
+        t.deadline = time.monotonic() - 1  # already over its time
         with pytest.raises(OverTime, match="time budget"):
             TicketStepper(b, t)(_views(1, 6))
     finally:
@@ -140,11 +144,11 @@ def test_a_waiting_batch_gives_up_at_its_deadline_and_others_go_on():
     b = Batcher(st)
     try:
         with ThreadPoolExecutor(2) as pool:
-            first = pool.submit(b.step, _views(3, 7))           # holds the model at the gate
+            first = pool.submit(b.step, _views(3, 7))  # holds the model at the gate
             assert st.entered.wait(T)
             t = Ticket(seconds=0.3, forward_passes=100)
             with pytest.raises(OverTime):
-                TicketStepper(b, t)(_views(2, 8))              # waits behind the gate, then gives up
+                TicketStepper(b, t)(_views(2, 8))  # waits behind the gate, then gives up
             gate.set()
             assert len(first.result(T)) == 3
         assert b.step(_views(4, 9)) == [reference_step(v) for v in _views(4, 9)]
@@ -153,6 +157,7 @@ def test_a_waiting_batch_gives_up_at_its_deadline_and_others_go_on():
 
 
 # --- through the server -----------------------------------------------------------------------
+
 
 def _settings(tmp_path, stepper, **capacity):
     return Settings(db_path=str(tmp_path / "c.sqlite"), stepper=stepper, capacity=Capacity(**capacity))
@@ -177,7 +182,7 @@ def test_a_full_server_answers_503_with_retry_after_at_once(tmp_path):
             _wait_for(lambda: _health(url)["running"] == 1, "the first solve to start")
             queued = pool.submit(httpx.post, f"{url}/api/solve", json={"expr": "7 * 6"}, timeout=T)
             _wait_for(lambda: _health(url)["waiting"] == 1, "the second to queue")
-            refused = httpx.post(f"{url}/api/solve", json={"expr": "1 + 1"}, timeout=T)   # answered, not held
+            refused = httpx.post(f"{url}/api/solve", json={"expr": "1 + 1"}, timeout=T)  # answered, not held
             assert refused.status_code == 503, refused.text
             assert int(refused.headers["retry-after"]) >= 1
             assert "busy" in refused.json()["error"] and "--workers 1" in refused.json()["error"]
@@ -201,7 +206,7 @@ def test_short_requests_finish_while_a_long_division_runs(tmp_path):
             rnd = random.Random(5)
             shorts = []
             for k in range(8):
-                a, b = rnd.randrange(10 ** 12), rnd.randrange(1, 10 ** 6)
+                a, b = rnd.randrange(10**12), rnd.randrange(1, 10**6)
                 expr, want = [(f"{a} + {b}", a + b), (f"{a} * {b}", a * b), (f"{a} - {b}", a - b)][k % 3]
                 shorts.append((want, pool.submit(httpx.post, f"{url}/api/solve", json={"expr": expr}, timeout=T)))
             for want, f in shorts:
@@ -242,7 +247,7 @@ def test_a_client_that_goes_away_stops_its_solve(tmp_path):
             httpx.post(f"{url}/api/solve", json={"expr": LONG}, timeout=httpx.Timeout(T, read=1.0))
         _wait_for(lambda: _health(url)["running"] == 0, "the abandoned solve to stop")
         calls = len(st.calls)
-        assert calls < 1000                                  # it stopped long before its ~1,100 batches
+        assert calls < 1000  # it stopped long before its ~1,100 batches
         assert _health(url)["served"] == 0
 
 
@@ -281,11 +286,11 @@ def test_queued_requests_that_give_up_leave_no_slot_behind(tmp_path):
         with ThreadPoolExecutor(2) as pool:
             held = pool.submit(httpx.post, f"{url}/api/solve", json={"expr": "12 + 30"}, timeout=T)
             _wait_for(lambda: _health(url)["running"] == 1, "the first solve to hold the model")
-            with pytest.raises(httpx.ReadTimeout):         # queued, then its client goes away
+            with pytest.raises(httpx.ReadTimeout):  # queued, then its client goes away
                 httpx.post(f"{url}/api/solve", json={"expr": "1 + 2"}, timeout=httpx.Timeout(T, read=0.5))
-            late = httpx.post(f"{url}/api/solve", json={"expr": "3 + 4"}, timeout=T)    # queued past its budget
-            assert late.status_code == 503 and "time budget" in late.json()["error"]   # in the queue or at the gate
-            first = held.result(T)                          # stuck in the model past its own budget
+            late = httpx.post(f"{url}/api/solve", json={"expr": "3 + 4"}, timeout=T)  # queued past its budget
+            assert late.status_code == 503 and "time budget" in late.json()["error"]  # in the queue or at the gate
+            first = held.result(T)  # stuck in the model past its own budget
             assert first.status_code == 503 and "time budget" in first.json()["error"]
         gate.set()
         _wait_for(lambda: _health(url)["running"] == 0 == _health(url)["waiting"], "the slots to free")
@@ -310,8 +315,8 @@ def test_a_request_that_waits_in_the_queue_past_its_budget_gets_503():
                 await asyncio.sleep(0.01)
             second = svc.admit()
             with pytest.raises(Busy):
-                svc.admit()                                  # 1 running + 1 waiting: full
-            second.deadline = time.monotonic() + 0.2          # this one's budget runs out in the queue
+                svc.admit()  # 1 running + 1 waiting: full
+            second.deadline = time.monotonic() + 0.2  # this one's budget runs out in the queue
             with pytest.raises(OverTime, match="waiting for a free solve slot"):
                 await svc.run(second, "1 + 1", Limits())
             assert svc.waiting == 0 and svc.running == 1

@@ -1,5 +1,6 @@
 """Parse first, load later; inference without torch.  Structural checks of what a command
 imports (no timing: the start-up figures are benchmarks/bench_start.py's, in the README)."""
+
 from __future__ import annotations
 
 import json

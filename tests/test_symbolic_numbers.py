@@ -1,12 +1,10 @@
 """The number types route every operation to the procedures and refuse bare Python numbers;
 the audit accounts for every number a call produces."""
-from __future__ import annotations
 
-import sys
+from __future__ import annotations
 
 import pytest
 
-from sketchpad.errors import InputError
 from sketchpad.reference import ReferenceStepper
 from sketchpad.symbolic import Context, Poly, Q, expand, factor, solve
 
@@ -24,16 +22,27 @@ def test_z_operators_run_procedures(ctx):
     assert (q.value, r.value) == divmod(-1234567, 891)
     assert (-a).value == 1234567 and a.gcd(b).value == 1 and b.isqrt().value == 29
     assert [rec.op for rec in ctx.log[before:]] == ["+", "-", "*", "//", "neg", "gcd", "sqrt"]
-    assert a < b and b > a and not (a == b)            # comparisons are computed differences
+    assert a < b and b > a and not (a == b)  # comparisons are computed differences
     assert ctx.log[-1].op == "-"
 
 
 @pytest.mark.parametrize("bad", [3, -1, True, 2.5, 1j])
 def test_z_refuses_bare_python_numbers(ctx, bad):
     z = ctx.lit(7, "test")
-    for op in (lambda: z + bad, lambda: bad + z, lambda: z - bad, lambda: bad - z, lambda: z * bad,
-               lambda: bad * z, lambda: divmod(z, bad), lambda: z // bad, lambda: z % bad,
-               lambda: z == bad, lambda: z < bad, lambda: z.gcd(bad)):
+    for op in (
+        lambda: z + bad,
+        lambda: bad + z,
+        lambda: z - bad,
+        lambda: bad - z,
+        lambda: z * bad,
+        lambda: bad * z,
+        lambda: divmod(z, bad),
+        lambda: z // bad,
+        lambda: z % bad,
+        lambda: z == bad,
+        lambda: z < bad,
+        lambda: z.gcd(bad),
+    ):
         with pytest.raises(TypeError, match="bare|compare"):
             op()
 
@@ -79,12 +88,15 @@ def _audit_closure(result) -> set:
     return known
 
 
-@pytest.mark.parametrize("call, text", [
-    (expand, "(3x - 7)^4 - 2x(x + 12345678901234567890)"),
-    (factor, "6x^5 - 6x^4 - 60x^3 + 84x^2 + 54x - 90"),
-    (factor, "(x^2 + 4)(x^2 - 2x + 2)"),
-    (solve, "(2x - 3)(x^2 - 12)(x^2 + x + 1)"),
-])
+@pytest.mark.parametrize(
+    "call, text",
+    [
+        (expand, "(3x - 7)^4 - 2x(x + 12345678901234567890)"),
+        (factor, "6x^5 - 6x^4 - 60x^3 + 84x^2 + 54x - 90"),
+        (factor, "(x^2 + 4)(x^2 - 2x + 2)"),
+        (solve, "(2x - 3)(x^2 - 12)(x^2 + x + 1)"),
+    ],
+)
 def test_audit_accounts_for_every_number(call, text):
     r = call(text, "reference")
     known = _audit_closure(r)
@@ -101,7 +113,7 @@ def test_audit_accounts_for_every_number(call, text):
     # literals are only the input's coefficients and small structural constants
     for e in r.audit:
         if e["op"] == "literal" and e["why"] != "a coefficient of the input":
-            assert abs(int(e["result"])) <= 10 ** 9, e
+            assert abs(int(e["result"])) <= 10**9, e
 
 
 def test_audit_forward_passes_match_the_stepper():
@@ -121,6 +133,7 @@ def test_audit_forward_passes_match_the_stepper():
 def test_results_depend_on_the_procedures(monkeypatch):
     """Corrupt one multiplication in the arithmetic service: the answer must change."""
     from sketchpad.arith import Arithmetic
+
     real = Arithmetic.mul
     calls = []
 
@@ -137,12 +150,13 @@ def test_results_depend_on_the_procedures(monkeypatch):
 def test_the_default_stepper_is_the_certified_model():
     """One default everywhere (sketchpad.steppers.get): the symbolic runtime's is the model."""
     from sketchpad.steppers import get
+
     r = expand("(x + 12)(x - 3)")
     assert r.stepper == "model" and r.forward_passes > 0 and str(r) == "x^2 + 9*x - 36"
-    assert get() is get("model")                         # loaded and certified once per process
+    assert get() is get("model")  # loaded and certified once per process
 
 
 def test_model_stepper_end_to_end():
-    r = solve("x^2 - 5x + 6", "model")                  # the shipped, certified model
+    r = solve("x^2 - 5x + 6", "model")  # the shipped, certified model
     assert r.stepper == "model" and r.forward_passes > 0
     assert sorted(str(x) for x in r.roots) == ["2", "3"]

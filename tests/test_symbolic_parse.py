@@ -1,4 +1,5 @@
 """Parsing and expansion, and the table of inputs that must be refused clearly (API and CLI)."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,12 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sympy.parsing.sympy_parser import (convert_xor, implicit_multiplication_application, parse_expr,
-                                        standard_transformations)
+from sympy.parsing.sympy_parser import (
+    convert_xor,
+    implicit_multiplication_application,
+    parse_expr,
+    standard_transformations,
+)
 
 from sketchpad.cli import main
 from sketchpad.errors import InputError
@@ -80,14 +85,17 @@ def test_bad_input_is_a_clear_input_error(text, message):
         expand(text, "reference")
 
 
-@pytest.mark.parametrize("call, text, message", [
-    (factor, "0", "cannot factor the zero polynomial"),
-    (factor, "x - x", "cannot factor the zero polynomial"),
-    (solve, "x = x", "every value"),
-    (solve, "0", "every value"),
-    (solve, "x = 1 = 2", "at most one '='"),
-    (solve, "= 2", "both sides"),
-])
+@pytest.mark.parametrize(
+    "call, text, message",
+    [
+        (factor, "0", "cannot factor the zero polynomial"),
+        (factor, "x - x", "cannot factor the zero polynomial"),
+        (solve, "x = x", "every value"),
+        (solve, "0", "every value"),
+        (solve, "x = 1 = 2", "at most one '='"),
+        (solve, "= 2", "both sides"),
+    ],
+)
 def test_bad_problems(call, text, message):
     with pytest.raises(InputError, match=message):
         call(text, "reference")
@@ -119,7 +127,7 @@ def test_cli_expand_factor_solve(capsys):
 @given(st.text(alphabet="xy0123456789+-*/^(). =", max_size=14))
 def test_random_text_is_parsed_or_refused_with_an_input_error(text):
     if re.search(r"\^\(?\d{3}", text) or re.search(r"\d{3,}\^", text):
-        return                                # legal but slow giant powers are not this test's point
+        return  # legal but slow giant powers are not this test's point
     try:
         r = expand(text, "reference")
     except InputError as e:
@@ -132,6 +140,7 @@ def test_work_limits_are_input_errors():
     with pytest.raises(InputError, match="about 999,999 digits"):
         expand("2^999999", "reference")
     from sketchpad.symbolic import Context, parse_poly
+
     ctx = Context("reference", max_operations=50)
     with pytest.raises(InputError, match="more than 50 arithmetic operations"):
         parse_poly(ctx, "(x + 1)^12")

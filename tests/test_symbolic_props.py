@@ -1,5 +1,6 @@
 """Property tests against SymPy on random polynomials (reference stepper, few examples each,
 so the whole symbolic suite stays well under a minute and a half on two cores)."""
+
 from __future__ import annotations
 
 import sympy
@@ -65,7 +66,7 @@ def test_factor_products_match_sympy(case):
         assert r.proven
     if r.proven:
         assert_factors_match(r, expr)
-    else:                                   # Kronecker's budget ran out: still a true factorisation
+    else:  # Kronecker's budget ran out: still a true factorisation
         product = r.content.value * sympy.Mul(*[to_sympy(str(g)) ** m for g, m in r.factors])
         assert sympy.expand(product - expr) == 0
 
@@ -82,38 +83,48 @@ def test_factor_random_dense_up_to_degree_4(coeffs):
 @FEW
 @given(st.lists(st.tuples(nonzero, nonzero, small), min_size=2, max_size=2))
 def test_factor_quartic_as_two_quadratics(quads):
-    expr = sympy.Mul(*[a * X ** 2 + b * X + c for a, b, c in quads])
+    expr = sympy.Mul(*[a * X**2 + b * X + c for a, b, c in quads])
     text = "*".join(f"(({a})x^2 + ({b})x + ({c}))" for a, b, c in quads)
     assert_factors_match(factor(text, "reference"), expr)
 
 
 @FAST
-@given(st.lists(st.tuples(nonzero, small), min_size=0, max_size=3),
-       st.lists(st.tuples(nonzero, small, small), min_size=0, max_size=2), st.sampled_from([1, 2]))
+@given(
+    st.lists(st.tuples(nonzero, small), min_size=0, max_size=3),
+    st.lists(st.tuples(nonzero, small, small), min_size=0, max_size=2),
+    st.sampled_from([1, 2]),
+)
 def test_roots_equal_sympy(linears, quads, m):
     """Products of linear and quadratic factors: every root exact, surds in simplest form."""
     if not linears and not quads:
         return
-    factors = [a * X - b for a, b in linears] + [a * X ** 2 + b * X + c for a, b, c in quads]
+    factors = [a * X - b for a, b in linears] + [a * X**2 + b * X + c for a, b, c in quads]
     expr = sympy.expand(sympy.Mul(*factors) ** m)
-    text = "(" + "*".join(f"(({a})x - ({b}))" for a, b in linears) + \
-           ("*" if linears and quads else "") + \
-           "*".join(f"(({a})x^2 + ({b})x + ({c}))" for a, b, c in quads) + f")^{m}"
+    text = (
+        "("
+        + "*".join(f"(({a})x - ({b}))" for a, b in linears)
+        + ("*" if linears and quads else "")
+        + "*".join(f"(({a})x^2 + ({b})x + ({c}))" for a, b, c in quads)
+        + f")^{m}"
+    )
     assert_roots_match(solve(text, "reference"), expr)
 
 
 @FEW
-@given(st.lists(st.tuples(st.integers(1, 12), st.integers(-20, 20)), min_size=1, max_size=2),
-       st.tuples(nonzero, small, small))
+@given(
+    st.lists(st.tuples(st.integers(1, 12), st.integers(-20, 20)), min_size=1, max_size=2),
+    st.tuples(nonzero, small, small),
+)
 def test_rational_root_methods_agree(linears, quad):
     """The rational root theorem and Hensel lifting find the same roots."""
-    expr = sympy.expand(sympy.Mul(*[a * X - b for a, b in linears]) * (quad[0] * X ** 2 + quad[1] * X + quad[2]))
+    expr = sympy.expand(sympy.Mul(*[a * X - b for a, b in linears]) * (quad[0] * X**2 + quad[1] * X + quad[2]))
     text = text_of([int(c) for c in sympy.Poly(expr, X).all_coeffs()])
     got = {}
     for method in ("divisors", "hensel"):
         ctx = Context("reference")
-        got[method] = sorted((r.num.value * 10 ** 6 // r.den.value, str(r))
-                             for r in rational_roots(parse_poly(ctx, text), method))
+        got[method] = sorted(
+            (r.num.value * 10**6 // r.den.value, str(r)) for r in rational_roots(parse_poly(ctx, text), method)
+        )
     assert got["divisors"] == got["hensel"]
     want = sorted(str(sympy.Rational(r)) for r in sympy.roots(sympy.Poly(expr, X), filter="Q"))
     assert sorted(s for _, s in got["hensel"]) == want
@@ -121,18 +132,31 @@ def test_rational_root_methods_agree(linears, quad):
 
 # degree >= 5: Kronecker's method ---------------------------------------------------------------
 
+
 def test_kronecker_splits_and_proves():
-    for text in ("(x^2 + x + 1)(x^3 - 2)", "(x^3 + x + 1)(x^3 - 2)", "x^5 - x - 1",
-                 "(x^2 + 1)(x^2 + 2)(x^2 + 3)", "(x^2 - 2)^2 (x^3 + 3x - 1)",
-                 "(x^2 + x - 8)(7x^2 + 9x - 9)(x^2 + 8x - 8)", "(x^2 + 3x + 9)(x^5 + x^4 - 3x + 7)",
-                 "x^7 + 3x^3 - 5x + 11"):
+    for text in (
+        "(x^2 + x + 1)(x^3 - 2)",
+        "(x^3 + x + 1)(x^3 - 2)",
+        "x^5 - x - 1",
+        "(x^2 + 1)(x^2 + 2)(x^2 + 3)",
+        "(x^2 - 2)^2 (x^3 + 3x - 1)",
+        "(x^2 + x - 8)(7x^2 + 9x - 9)(x^2 + 8x - 8)",
+        "(x^2 + 3x + 9)(x^5 + x^4 - 3x + 7)",
+        "x^7 + 3x^3 - 5x + 11",
+    ):
         r = factor(text, "reference")
         assert r.proven, text
         assert_factors_match(r, parse_sym(text))
 
 
 def parse_sym(text):
-    from sympy.parsing.sympy_parser import (convert_xor, implicit_multiplication_application, parse_expr,
-                                            standard_transformations)
-    return parse_expr(text, transformations=standard_transformations + (implicit_multiplication_application,
-                                                                        convert_xor))
+    from sympy.parsing.sympy_parser import (
+        convert_xor,
+        implicit_multiplication_application,
+        parse_expr,
+        standard_transformations,
+    )
+
+    return parse_expr(
+        text, transformations=standard_transformations + (implicit_multiplication_application, convert_xor)
+    )

@@ -1,4 +1,5 @@
 """The examples in sketchpad/symbolic/README.md are executed, so they cannot go stale."""
+
 from __future__ import annotations
 
 import re

@@ -2,6 +2,7 @@
 virtual environment, run from outside the checkout.  `sketchpad solve`, `sketchpad bench` on one
 problem and `sketchpad serve` (the page and its files fetched) work, and site-packages gains one
 package, `sketchpad`, with no top-level `certify` or `export`."""
+
 from __future__ import annotations
 
 import os
@@ -22,14 +23,30 @@ pytestmark = pytest.mark.wheel
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
-    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                          "-w", str(tmp / "dist"), str(ROOT)], capture_output=True, text=True, timeout=900)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp / "dist"),
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     wheel = next((tmp / "dist").glob("sketchpad-*.whl"))
     venv.EnvBuilder(with_pip=True).create(tmp / "venv")
     py = tmp / "venv" / "bin" / "python"
-    out = subprocess.run([str(py), "-m", "pip", "install", "--quiet", str(wheel)],
-                         capture_output=True, text=True, timeout=1800)
+    out = subprocess.run(
+        [str(py), "-m", "pip", "install", "--quiet", str(wheel)], capture_output=True, text=True, timeout=1800
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     env = dict(os.environ, SKETCHPAD_CACHE_DIR=str(tmp / "cache"))
     env.pop("PYTHONPATH", None)
@@ -37,30 +54,53 @@ def installed(tmp_path_factory):
 
 
 def _run(inst, *args, timeout=900):
-    return subprocess.run([str(inst["bin"] / "sketchpad"), *args], capture_output=True, text=True,
-                          timeout=timeout, env=inst["env"], cwd=inst["cwd"])
+    return subprocess.run(
+        [str(inst["bin"] / "sketchpad"), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=inst["env"],
+        cwd=inst["cwd"],
+    )
 
 
 def test_one_package_in_site_packages(installed):
-    site = subprocess.run([str(installed["py"]), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, env=installed["env"], cwd=installed["cwd"]).stdout.strip()
+    site = subprocess.run(
+        [str(installed["py"]), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        env=installed["env"],
+        cwd=installed["cwd"],
+    ).stdout.strip()
     names = {p.name for p in Path(site).iterdir()}
     assert "sketchpad" in names and "certify" not in names and "export" not in names
     pkg = Path(site) / "sketchpad"
-    for part in ("certify/policy.py", "export/pipeline.py", "web/index.html", "web/generated/certificate-rule.json",
-                 "problems/mixed-200.jsonl", "problems/SHA256SUMS", "data/views.jsonl",
-                 "data/default_model/onnx/model.onnx"):
+    for part in (
+        "certify/policy.py",
+        "export/pipeline.py",
+        "web/index.html",
+        "web/generated/certificate-rule.json",
+        "problems/mixed-200.jsonl",
+        "problems/SHA256SUMS",
+        "data/views.jsonl",
+        "data/default_model/onnx/model.onnx",
+    ):
         assert (pkg / part).is_file(), part
-    where = subprocess.run([str(installed["py"]), "-c", "import sketchpad; print(sketchpad.__file__)"],
-                           capture_output=True, text=True, env=installed["env"], cwd=installed["cwd"]).stdout
-    assert where.startswith(site)                              # not the checkout
+    where = subprocess.run(
+        [str(installed["py"]), "-c", "import sketchpad; print(sketchpad.__file__)"],
+        capture_output=True,
+        text=True,
+        env=installed["env"],
+        cwd=installed["cwd"],
+    ).stdout
+    assert where.startswith(site)  # not the checkout
 
 
 def test_solve_and_bench_from_the_wheel(installed):
     r = _run(installed, "solve", "123456789123456789 * -987654321987654321 + gcd(84, 36)")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(123456789123456789 * -987654321987654321 + 12)
-    assert "certified this model on this device" in r.stderr        # a new device certifies itself
+    assert "certified this model on this device" in r.stderr  # a new device certifies itself
     r = _run(installed, "bench", "mixed-200", "--limit", "1")
     assert r.returncode == 0, r.stderr
     assert "| mixed-200 | onnx | 1/1 |" in r.stdout
@@ -74,9 +114,14 @@ def _port() -> int:
 
 def test_serve_from_the_wheel(installed):
     port = _port()
-    proc = subprocess.Popen([str(installed["bin"] / "sketchpad"), "serve", "--port", str(port),
-                             "--db", str(installed["cwd"] / "c.sqlite")], env=installed["env"],
-                            cwd=installed["cwd"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [str(installed["bin"] / "sketchpad"), "serve", "--port", str(port), "--db", str(installed["cwd"] / "c.sqlite")],
+        env=installed["env"],
+        cwd=installed["cwd"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 600
@@ -93,7 +138,7 @@ def test_serve_from_the_wheel(installed):
         assert page.status_code == 200 and "Sketchpad" in page.text
         for path in ("/app.js", "/generated/constants.json", "/certify/policy.js", "/model/model.json"):
             assert httpx.get(base + path, timeout=30).status_code == 200, path
-        if (ROOT / "web" / "vendor" / "ort" / "ort.wasm.min.mjs").is_file():   # vendored by npm ci
+        if (ROOT / "web" / "vendor" / "ort" / "ort.wasm.min.mjs").is_file():  # vendored by npm ci
             assert httpx.get(f"{base}/vendor/ort/ort.wasm.min.mjs", timeout=30).status_code == 200
         r = httpx.post(f"{base}/api/solve", json={"expr": "99999 + 1"}, timeout=60)
         assert r.status_code == 200 and r.json()["result"] == "100000"

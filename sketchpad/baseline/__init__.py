@@ -6,6 +6,7 @@ config and tokenizer as the shipped base LM; greedy decoding), train (the loop, 
 compute budget it spends), evaluate (exact match by operand length, next to Sketchpad's
 accuracy on exactly the same problems, and the plot).
 """
+
 from pathlib import Path
 
 DEFAULT_BASELINE_DIR = Path(__file__).resolve().parent.parent / "data" / "baseline"

@@ -15,6 +15,7 @@ Which format was used is recorded with the trained model.
 Operand length n means both operands have exactly n digits (leading digit non-zero, except
 that a 1-digit operand may be 0).  The answer is Python's integer result.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,7 +29,7 @@ def random_operand(n: int, rng: random.Random) -> int:
         raise ValueError("operand length must be >= 1")
     if n == 1:
         return rng.randrange(10)
-    return rng.randrange(10 ** (n - 1), 10 ** n)
+    return rng.randrange(10 ** (n - 1), 10**n)
 
 
 def answer(a: int, op: str, b: int) -> int:

@@ -5,6 +5,7 @@ A predictor is any function  list[(a, op, b)] -> list[int | None]  (None = no an
 model wrote something that is not a number, or the solve failed).  Exact match = the
 predicted integer equals Python's.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,9 @@ from . import data
 OP_NAMES = {"+": "add", "*": "mul"}
 
 
-def exact_match(predict, problems, batch_key=lambda p: (p[1], len(str(p[0]))),
-                progress: bool = False, desc: str = "") -> dict:
+def exact_match(
+    predict, problems, batch_key=lambda p: (p[1], len(str(p[0]))), progress: bool = False, desc: str = ""
+) -> dict:
     """{(op, n): {"correct", "n", "accuracy"}} for problems grouped by operation and operand
     length; `predict` is called once per group (so a group is one batch)."""
     groups = defaultdict(list)
@@ -49,11 +51,11 @@ def baseline_predictor(model, codec, reverse_operands: bool = False):
         for ks in by_len.values():
             a0, op0, b0 = ps[ks[0]]
             longest = len(str(a0)) + len(str(b0)) if op0 == "*" else max(len(str(a0)), len(str(b0))) + 1
-            texts = greedy_answers(model, codec, [data.prompt(*ps[k], reverse_operands) for k in ks],
-                                   longest + 2)
+            texts = greedy_answers(model, codec, [data.prompt(*ps[k], reverse_operands) for k in ks], longest + 2)
             for k, t in zip(ks, texts):
                 out[k] = data.decode_answer(t)
         return out
+
     return predict
 
 
@@ -70,6 +72,7 @@ def sketchpad_predictor(stepper, parallel: bool = True):
             except SketchpadError:
                 out.append(None)
         return out
+
     return predict
 
 
@@ -78,9 +81,11 @@ def load_sketchpad_stepper():
     every command gets it (sketchpad.steppers.get), or (None, reason, None)."""
     from ..errors import SketchpadError
     from ..model import DEFAULT_MODEL_DIR
+
     if not (DEFAULT_MODEL_DIR / "meta.json").is_file():
         return None, f"not yet available (no default model at {DEFAULT_MODEL_DIR})", None
     from ..steppers import get
+
     try:
         st = get("model")
     except SketchpadError as e:
@@ -93,10 +98,17 @@ def rows_of(problems, base_acc: dict, sp_acc: dict | None) -> list[dict]:
     for op, n in sorted({(op, len(str(a))) for a, op, b in problems}, key=lambda k: (k[0] != "+", k[1])):
         b = base_acc[(op, n)]
         s = sp_acc.get((op, n)) if sp_acc else None
-        rows.append({"op": OP_NAMES[op], "length": n, "n": b["n"],
-                     "baseline_correct": b["correct"], "baseline_accuracy": round(b["accuracy"], 4),
-                     "sketchpad_correct": s["correct"] if s else None,
-                     "sketchpad_accuracy": round(s["accuracy"], 4) if s else None})
+        rows.append(
+            {
+                "op": OP_NAMES[op],
+                "length": n,
+                "n": b["n"],
+                "baseline_correct": b["correct"],
+                "baseline_accuracy": round(b["accuracy"], 4),
+                "sketchpad_correct": s["correct"] if s else None,
+                "sketchpad_accuracy": round(s["accuracy"], 4) if s else None,
+            }
+        )
     return rows
 
 
@@ -132,7 +144,8 @@ def markdown(result: dict) -> str:
         f"- **Baseline**: the shipped base LM's architecture, size ({tr['parameters']:,} parameters) "
         f"and character tokenizer, {tr['init']}, trained on `a+b=` / `a*b=` → answer digits "
         f"{tr['answer_order']}"
-        f"{', operands reversed too' if tr.get('reverse_operands') else ', operands as written'}; operand lengths 1–{tr['add_lengths'][1]} (+) and "
+        f"{', operands reversed too' if tr.get('reverse_operands') else ', operands as written'}; "
+        f"operand lengths 1–{tr['add_lengths'][1]} (+) and "
         f"1–{tr['mul_lengths'][1]} (×), i.e. on every length it is tested on. Greedy decoding "
         "over the digits and `<eos>`.",
         f"- **Budget**: {tr['tokens_spent']:,} token positions through forward+backward "
@@ -140,35 +153,58 @@ def markdown(result: dict) -> str:
         f"budget is {bud['tokens']:,} (base LM {bud['base_tokens']:,} + adapter {bud['adapter_tokens']:,}; "
         f"from {bud['source']}). Baseline wall time {tr['seconds']} s "
         f"(CPU time {tr['cpu_seconds']} s, {tr['threads']} torch thread(s)); the default model's "
-        + (f"{bud['default_model_train_seconds']} s (base LM + adapter, from its meta.json)."
-           if bud.get('default_model_train_seconds') else "training time: not recorded yet."),
+        + (
+            f"{bud['default_model_train_seconds']} s (base LM + adapter, from its meta.json)."
+            if bud.get("default_model_train_seconds")
+            else "training time: not recorded yet."
+        ),
         f"- **Sketchpad**: {sp_note}.",
         "",
         "| op | operand length | N | baseline exact match | Sketchpad exact match |",
         "|---|---:|---:|---:|---:|",
     ]
     for r in rows:
-        lines.append(f"| {r['op']} | {r['length']} | {r['n']} | {pct(r['baseline_accuracy'])} "
-                     f"| {pct(r['sketchpad_accuracy'])} |")
-    lines += ["", "Where the baseline breaks (first length below 100% / below 50%): " + "; ".join(
-        f"{op}: {result['breaks'][op]['first_below_100']} / {result['breaks'][op]['first_below_50']}"
-        for op in ("add", "mul")) + ".", ""]
+        lines.append(
+            f"| {r['op']} | {r['length']} | {r['n']} | {pct(r['baseline_accuracy'])} | {pct(r['sketchpad_accuracy'])} |"
+        )
+    lines += [
+        "",
+        "Where the baseline breaks (first length below 100% / below 50%): "
+        + "; ".join(
+            f"{op}: {result['breaks'][op]['first_below_100']} / {result['breaks'][op]['first_below_50']}"
+            for op in ("add", "mul")
+        )
+        + ".",
+        "",
+    ]
     return "\n".join(lines)
 
 
 def plot(result: dict, path: Path) -> Path:
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), constrained_layout=True)
     for ax, op, title in zip(axes, ("add", "mul"), ("Addition a + b", "Multiplication a × b")):
         rs = [r for r in result["rows"] if r["op"] == op]
         xs = [r["length"] for r in rs]
-        ax.plot(xs, [100 * r["baseline_accuracy"] for r in rs], "o-", color="tab:red",
-                label="no-sheet baseline (same backbone, same budget)")
+        ax.plot(
+            xs,
+            [100 * r["baseline_accuracy"] for r in rs],
+            "o-",
+            color="tab:red",
+            label="no-sheet baseline (same backbone, same budget)",
+        )
         if any(r["sketchpad_accuracy"] is not None for r in rs):
-            ax.plot(xs, [None if r["sketchpad_accuracy"] is None else 100 * r["sketchpad_accuracy"]
-                         for r in rs], "s-", color="tab:blue", label="Sketchpad (default model)")
+            ax.plot(
+                xs,
+                [None if r["sketchpad_accuracy"] is None else 100 * r["sketchpad_accuracy"] for r in rs],
+                "s-",
+                color="tab:blue",
+                label="Sketchpad (default model)",
+            )
         ax.set_title(title)
         ax.set_xlabel("operand length (digits, both operands)")
         ax.set_ylabel(f"exact match, % (N = {rs[0]['n']} per length)")
@@ -177,9 +213,11 @@ def plot(result: dict, path: Path) -> Path:
         ax.grid(alpha=0.3)
         ax.legend(loc="center right", fontsize=8)
     tr = result["baseline_training"]
-    fig.suptitle(f"No-sheet baseline vs Sketchpad: the same {tr['parameters']:,}-parameter Qwen3.5-family "
-                 f"backbone, the same training budget ({tr['tokens_spent'] / 1e6:.2f}M token positions)",
-                 fontsize=10)
+    fig.suptitle(
+        f"No-sheet baseline vs Sketchpad: the same {tr['parameters']:,}-parameter Qwen3.5-family "
+        f"backbone, the same training budget ({tr['tokens_spent'] / 1e6:.2f}M token positions)",
+        fontsize=10,
+    )
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -188,26 +226,45 @@ def plot(result: dict, path: Path) -> Path:
 
 
 def environment() -> dict:
+    import os
     import platform
+
     import torch
     import transformers
-    import os
-    return {"machine": f"{platform.machine()} CPU, {os.cpu_count()} cores",
-            "python": platform.python_version(), "torch": torch.__version__,
-            "transformers": transformers.__version__}
+
+    return {
+        "machine": f"{platform.machine()} CPU, {os.cpu_count()} cores",
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+    }
 
 
-def evaluate(model, codec, train_info: dict, budget: dict, add_lengths=range(1, 31),
-             mul_lengths=range(1, 13), per_length: int = 50, seed: int = 20261129,
-             with_sketchpad: bool = True, progress: bool = True) -> dict:
+def evaluate(
+    model,
+    codec,
+    train_info: dict,
+    budget: dict,
+    add_lengths=range(1, 31),
+    mul_lengths=range(1, 13),
+    per_length: int = 50,
+    seed: int = 20261129,
+    with_sketchpad: bool = True,
+    progress: bool = True,
+) -> dict:
     import torch
+
     problems = data.eval_set(add_lengths, mul_lengths, per_length, seed)
     t = time.perf_counter()
     old = torch.get_num_threads()
-    torch.set_num_threads(1)                   # a tiny network: one thread is fastest (see train.py)
+    torch.set_num_threads(1)  # a tiny network: one thread is fastest (see train.py)
     try:
-        base_acc = exact_match(baseline_predictor(model, codec, train_info.get("reverse_operands", False)),
-                               problems, progress=progress, desc="baseline")
+        base_acc = exact_match(
+            baseline_predictor(model, codec, train_info.get("reverse_operands", False)),
+            problems,
+            progress=progress,
+            desc="baseline",
+        )
     finally:
         torch.set_num_threads(old)
     base_s = time.perf_counter() - t
@@ -220,22 +277,39 @@ def evaluate(model, codec, train_info: dict, budget: dict, add_lengths=range(1, 
             t = time.perf_counter()
             sp_acc = exact_match(sketchpad_predictor(stepper), problems, progress=progress, desc="sketchpad")
             sp_s = time.perf_counter() - t
-            status = (f"the shipped default model (`{getattr(stepper, 'name', type(stepper).__name__)}`) "
-                      f"through `sketchpad.solve`, parallel mode; {cert}")
+            status = (
+                f"the shipped default model (`{getattr(stepper, 'name', type(stepper).__name__)}`) "
+                f"through `sketchpad.solve`, parallel mode; {cert}"
+            )
     rows = rows_of(problems, base_acc, sp_acc)
-    breaks = {op: {"first_below_100": first_imperfect(rows, op), "first_below_50": breaking_length(rows, op)}
-              for op in ("add", "mul")}
-    return {"format": "sketchpad-baseline/1", "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "seed": seed, "per_length": per_length, "environment": environment(),
-            "baseline_training": train_info, "budget": budget,
-            "sketchpad": {"status": status, "seconds": sp_s and round(sp_s, 1),
-                          "default_model_meta_sha256": _meta_sha256()},
-            "baseline_eval_seconds": round(base_s, 1), "breaks": breaks, "rows": rows}
+    breaks = {
+        op: {"first_below_100": first_imperfect(rows, op), "first_below_50": breaking_length(rows, op)}
+        for op in ("add", "mul")
+    }
+    return {
+        "format": "sketchpad-baseline/1",
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "seed": seed,
+        "per_length": per_length,
+        "environment": environment(),
+        "baseline_training": train_info,
+        "budget": budget,
+        "sketchpad": {
+            "status": status,
+            "seconds": sp_s and round(sp_s, 1),
+            "default_model_meta_sha256": _meta_sha256(),
+        },
+        "baseline_eval_seconds": round(base_s, 1),
+        "breaks": breaks,
+        "rows": rows,
+    }
 
 
 def _meta_sha256():
     import hashlib
+
     from ..model import DEFAULT_MODEL_DIR
+
     p = DEFAULT_MODEL_DIR / "meta.json"
     return hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
 

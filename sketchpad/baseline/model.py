@@ -7,6 +7,7 @@ the characters 0-9 + * = and <bos> <eos> <pad> are ever used.  It is trained fro
 (random initialisation, seeded): the base LM's docstring pre-training teaches nothing about
 arithmetic, and from scratch the baseline spends its whole budget on the task.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,7 +17,7 @@ import torch
 from ..model.backbone import HYBRID_MODEL_TYPES, build_base, load_base, save_base, tiny_config
 
 ANSWER_CHARS = "0123456789"
-CHUNK = 16               # DeltaNet fallback chunk length
+CHUNK = 16  # DeltaNet fallback chunk length
 
 
 class CharCodec:
@@ -26,8 +27,7 @@ class CharCodec:
         vocab = hf_tokenizer.get_vocab()
         self.tok = hf_tokenizer
         self.id = {c: vocab[c] for c in "0123456789+*="}
-        self.bos, self.eos, self.pad = (hf_tokenizer.bos_token_id, hf_tokenizer.eos_token_id,
-                                        hf_tokenizer.pad_token_id)
+        self.bos, self.eos, self.pad = (hf_tokenizer.bos_token_id, hf_tokenizer.eos_token_id, hf_tokenizer.pad_token_id)
         self.char = {i: c for c, i in self.id.items()}
         self.answer_ids = torch.tensor([self.id[c] for c in ANSWER_CHARS] + [self.eos])
 
@@ -44,6 +44,7 @@ class CharCodec:
 def new_model(seed: int = 0):
     """(model, tokenizer): the base LM's shape and vocabulary, randomly initialised."""
     from ..model.tokenizer import build_char_tokenizer, step_vocabulary
+
     tok = build_char_tokenizer(step_vocabulary())
     return build_base(tiny_config(len(tok)), seed=seed), tok
 
@@ -67,7 +68,7 @@ def all_logits(model, ids: torch.Tensor) -> torch.Tensor:
 
 
 @torch.no_grad()
-def greedy_answers(model, codec: CharCodec, prompts: list[str], max_len: int) -> list[str]:  
+def greedy_answers(model, codec: CharCodec, prompts: list[str], max_len: int) -> list[str]:
     """Greedy decoding of the answer for prompts of equal length (one batch, no padding).
     Each step takes the arg-max over the answer alphabet (digits and <eos>); decoding stops at
     <eos> or after max_len tokens.  Returns the written answers (reversed digits)."""

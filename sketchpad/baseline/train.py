@@ -14,6 +14,7 @@ consecutive lengths, so a batch needs little padding; the longest length on offe
 the first half of the budget (a curriculum), then all lengths are drawn uniformly.  Loss: cross-entropy on the answer
 digits and <eos> only (the prompt is given, not predicted).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,14 +30,16 @@ from tqdm import tqdm
 from . import data
 from .model import CharCodec, all_logits, new_model, save
 
-VIEW_TOKENS = 5          # a view is five tokens (sketchpad.model.tokenizer.ViewTokenizer.seq_len)
+VIEW_TOKENS = 5  # a view is five tokens (sketchpad.model.tokenizer.ViewTokenizer.seq_len)
 
 
 def default_model_budget(model_dir: Path | None = None) -> dict:
     """The default model's training compute, in token positions, with where it came from."""
-    from ..model import DEFAULT_MODEL_DIR
     import inspect
+
+    from ..model import DEFAULT_MODEL_DIR
     from ..model import train as mtrain
+
     meta_path = Path(model_dir or DEFAULT_MODEL_DIR) / "meta.json"
     n_views = len((Path(__file__).resolve().parent.parent / "data" / "views.jsonl").read_text().splitlines())
     if meta_path.is_file():
@@ -52,7 +55,7 @@ def default_model_budget(model_dir: Path | None = None) -> dict:
         except ValueError:
             source = str(meta_path)
         seconds = (b.get("seconds") or 0) + (a.get("seconds") or 0)
-    else:                                          # what `sketchpad train` would run by default
+    else:  # what `sketchpad train` would run by default
         d = {k: v.default for k, v in inspect.signature(mtrain.pretrain_base).parameters.items()}
         base_tokens = mtrain.DEFAULT_BASE_STEPS * d["batch"] * d["seq_len"]
         a_steps, views = mtrain.DEFAULT_MAX_STEPS, n_views
@@ -60,11 +63,15 @@ def default_model_budget(model_dir: Path | None = None) -> dict:
         source = "`sketchpad train` defaults (no meta.json yet; adapter counted at max_steps)"
         seconds = None
     adapter_tokens = a_steps * views * VIEW_TOKENS
-    return {"source": source, "base_tokens": base_tokens, "adapter_tokens": adapter_tokens,
-            "tokens": base_tokens + adapter_tokens,
-            "base": {k: b.get(k) for k in ("steps", "batch", "seq_len")},
-            "adapter": {"steps": a_steps, "batch_views": views, "tokens_per_view": VIEW_TOKENS},
-            "default_model_train_seconds": seconds}
+    return {
+        "source": source,
+        "base_tokens": base_tokens,
+        "adapter_tokens": adapter_tokens,
+        "tokens": base_tokens + adapter_tokens,
+        "base": {k: b.get(k) for k in ("steps", "batch", "seq_len")},
+        "adapter": {"steps": a_steps, "batch_views": views, "tokens_per_view": VIEW_TOKENS},
+        "default_model_train_seconds": seconds,
+    }
 
 
 def encode_batch(codec: CharCodec, problems, reverse_operands: bool = False):
@@ -78,8 +85,8 @@ def encode_batch(codec: CharCodec, problems, reverse_operands: bool = False):
     ids = torch.full((len(seqs), T), codec.pad, dtype=torch.long)
     tgt = torch.full((len(seqs), T), -100, dtype=torch.long)
     for k, (s, st) in enumerate(zip(seqs, starts)):
-        ids[k, :len(s)] = torch.tensor(s)
-        tgt[k, st - 1:len(s) - 1] = torch.tensor(s[st:])      # position t predicts token t+1
+        ids[k, : len(s)] = torch.tensor(s)
+        tgt[k, st - 1 : len(s) - 1] = torch.tensor(s[st:])  # position t predicts token t+1
     return ids, tgt
 
 
@@ -99,7 +106,7 @@ class Batches:
         self.ramp = ramp
         self.rng = random.Random(f"baseline-train:{seed}")
         self.k = 0
-        self.frac = 0.0                 # fraction of the budget spent (set by the loop)
+        self.frac = 0.0  # fraction of the budget spent (set by the loop)
 
     def __next__(self):
         op = "+*"[self.k % 2]
@@ -122,10 +129,20 @@ def _lr(frac: float, peak: float, warmup: float = 0.03) -> float:
     return peak * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(1.0, p))))
 
 
-def train(out_dir: Path | None, budget_tokens: int, add_max: int = 30, mul_max: int = 12,
-          batch: int = 16, lr: float = 2e-3, seed: int = 0, progress: bool = True,
-          max_seconds: float | None = None, threads: int = 1, reverse_operands: bool = True,
-          ramp: float = 0.5) -> tuple[object, CharCodec, dict]:
+def train(
+    out_dir: Path | None,
+    budget_tokens: int,
+    add_max: int = 30,
+    mul_max: int = 12,
+    batch: int = 16,
+    lr: float = 2e-3,
+    seed: int = 0,
+    progress: bool = True,
+    max_seconds: float | None = None,
+    threads: int = 1,
+    reverse_operands: bool = True,
+    ramp: float = 0.5,
+) -> tuple[object, CharCodec, dict]:
     """Train from scratch until `budget_tokens` token positions (or `max_seconds`) are spent.
     Saves to out_dir (HF format) unless it is None.  Returns (model, codec, info).
     One torch thread by default: for a network this small, a second thread costs more in
@@ -133,14 +150,14 @@ def train(out_dir: Path | None, budget_tokens: int, add_max: int = 30, mul_max: 
     old_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        return _train(out_dir, budget_tokens, add_max, mul_max, batch, lr, seed, progress, max_seconds,
-                      reverse_operands, ramp)
+        return _train(
+            out_dir, budget_tokens, add_max, mul_max, batch, lr, seed, progress, max_seconds, reverse_operands, ramp
+        )
     finally:
         torch.set_num_threads(old_threads)
 
 
-def _train(out_dir, budget_tokens, add_max, mul_max, batch, lr, seed, progress, max_seconds,
-           reverse_operands, ramp):
+def _train(out_dir, budget_tokens, add_max, mul_max, batch, lr, seed, progress, max_seconds, reverse_operands, ramp):
     torch.manual_seed(seed)
     model, tok = new_model(seed)
     codec = CharCodec(tok)
@@ -173,18 +190,28 @@ def _train(out_dir, budget_tokens, add_max, mul_max, batch, lr, seed, progress, 
             bar.set_postfix(loss=f"{sum(losses[-20:]) / 20:.3f}", step=step)
     bar.close()
     model.eval()
-    info = {"init": "from scratch (seeded random initialisation)", "seed": seed, "steps": step,
-            "batch": batch, "lr": lr, "add_lengths": [1, add_max], "mul_lengths": [1, mul_max],
-            "answer_order": "reversed (least significant digit first)",
-            "reverse_operands": reverse_operands, "curriculum_ramp": ramp,
-            "loss": "cross-entropy on answer digits and <eos> only",
-            "budget_tokens": budget_tokens, "tokens_spent": spent, "stopped_by": stopped_by,
-            "first_loss": round(losses[0], 4) if losses else None,
-            "final_loss_mean_last_50": round(sum(losses[-50:]) / max(1, len(losses[-50:])), 4),
-            "parameters": sum(p.numel() for p in model.parameters()),
-            "seconds": round(time.perf_counter() - t0, 1),
-            "cpu_seconds": round(time.process_time() - cpu0, 1),
-            "threads": torch.get_num_threads()}
+    info = {
+        "init": "from scratch (seeded random initialisation)",
+        "seed": seed,
+        "steps": step,
+        "batch": batch,
+        "lr": lr,
+        "add_lengths": [1, add_max],
+        "mul_lengths": [1, mul_max],
+        "answer_order": "reversed (least significant digit first)",
+        "reverse_operands": reverse_operands,
+        "curriculum_ramp": ramp,
+        "loss": "cross-entropy on answer digits and <eos> only",
+        "budget_tokens": budget_tokens,
+        "tokens_spent": spent,
+        "stopped_by": stopped_by,
+        "first_loss": round(losses[0], 4) if losses else None,
+        "final_loss_mean_last_50": round(sum(losses[-50:]) / max(1, len(losses[-50:])), 4),
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "seconds": round(time.perf_counter() - t0, 1),
+        "cpu_seconds": round(time.process_time() - cpu0, 1),
+        "threads": torch.get_num_threads(),
+    }
     if out_dir is not None:
         save(model, tok, out_dir)
         (Path(out_dir) / "baseline_meta.json").write_text(json.dumps(info, indent=1) + "\n")

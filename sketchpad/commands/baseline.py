@@ -1,5 +1,6 @@
 """`sketchpad baseline train|evaluate`: the no-sheet baseline (same backbone, same budget,
 the whole problem in and the answer digits out) against Sketchpad, by operand length."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,12 +13,19 @@ def register(sub):
     t = bs.add_parser("train", help="train the baseline from scratch on the default model's budget")
     t.add_argument("--out", metavar="DIR", help="where to save it (default: sketchpad/data/baseline)")
     t.add_argument("--tokens", type=int, help="budget in token positions (default: the default model's)")
-    t.add_argument("--max-seconds", type=float, default=300.0,
-                   help="wall-clock cap; training stops at whichever comes first (default 300)")
+    t.add_argument(
+        "--max-seconds",
+        type=float,
+        default=300.0,
+        help="wall-clock cap; training stops at whichever comes first (default 300)",
+    )
     t.add_argument("--batch", type=int, default=16)
     t.add_argument("--lr", type=float, default=2e-3)
-    t.add_argument("--operands-as-written", action="store_true",
-                   help="write operands most-significant digit first (default: reversed, like the answer)")
+    t.add_argument(
+        "--operands-as-written",
+        action="store_true",
+        help="write operands most-significant digit first (default: reversed, like the answer)",
+    )
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--add-max", type=int, default=30, help="longest addition operand trained on")
     t.add_argument("--mul-max", type=int, default=12, help="longest multiplication operand trained on")
@@ -38,23 +46,34 @@ def register(sub):
 
 def _positive(name, v):
     from ..errors import InputError
+
     if v is not None and v < 1:
         raise InputError(f"{name} must be at least 1 (got {v})")
 
 
 def run_train(args) -> int:
     import json
+
     from ..baseline import DEFAULT_BASELINE_DIR
     from ..baseline.train import default_model_budget, train
+
     for name in ("tokens", "batch", "add_max", "mul_max"):
         _positive("--" + name.replace("_", "-"), getattr(args, name))
     budget = default_model_budget()
     tokens = args.tokens or budget["tokens"]
     out = Path(args.out) if args.out else DEFAULT_BASELINE_DIR
     print(f"budget: {tokens:,} token positions ({budget['source']}); cap {args.max_seconds:.0f} s")
-    _, _, info = train(out, tokens, add_max=args.add_max, mul_max=args.mul_max, batch=args.batch,
-                       lr=args.lr, seed=args.seed, max_seconds=args.max_seconds,
-                       reverse_operands=not args.operands_as_written)
+    _, _, info = train(
+        out,
+        tokens,
+        add_max=args.add_max,
+        mul_max=args.mul_max,
+        batch=args.batch,
+        lr=args.lr,
+        seed=args.seed,
+        max_seconds=args.max_seconds,
+        reverse_operands=not args.operands_as_written,
+    )
     info["default_model_budget"] = budget
     (out / "baseline_meta.json").write_text(json.dumps(info, indent=1) + "\n")
     print(json.dumps(info, indent=1))
@@ -64,11 +83,13 @@ def run_train(args) -> int:
 
 def run_evaluate(args) -> int:
     import json
+
     from ..baseline import DEFAULT_BASELINE_DIR
     from ..baseline.evaluate import evaluate, markdown, write_outputs
     from ..baseline.model import CharCodec, load
     from ..baseline.train import default_model_budget
     from ..errors import InputError
+
     for name in ("per_length", "add_max", "mul_max"):
         _positive("--" + name.replace("_", "-"), getattr(args, name))
     d = Path(args.model) if args.model else DEFAULT_BASELINE_DIR
@@ -77,9 +98,17 @@ def run_evaluate(args) -> int:
     model, tok = load(d)
     info = json.loads((d / "baseline_meta.json").read_text())
     budget = info.get("default_model_budget") or default_model_budget()
-    result = evaluate(model, CharCodec(tok), info, budget, range(1, args.add_max + 1),
-                      range(1, args.mul_max + 1), args.per_length, args.seed,
-                      with_sketchpad=not args.no_sketchpad)
+    result = evaluate(
+        model,
+        CharCodec(tok),
+        info,
+        budget,
+        range(1, args.add_max + 1),
+        range(1, args.mul_max + 1),
+        args.per_length,
+        args.seed,
+        with_sketchpad=not args.no_sketchpad,
+    )
     write_outputs(result, Path(args.json), Path(args.md), Path(args.png))
     print(markdown(result))
     print(f"wrote {args.json}, {args.md}, {args.png}")

@@ -1,5 +1,6 @@
 """`sketchpad certify`: run every view of V through a model on this device and write its
 certificate; `sketchpad certify --verify CERT` checks an existing one against the rule."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,16 +10,27 @@ from ..errors import InputError
 
 def register(sub):
     p = sub.add_parser("certify", help="run every view of V through a model here and write a certificate")
-    p.add_argument("--backend", choices=("onnx", "torch", "browser"), default=None,
-                   help="how the model runs: onnx (ONNX Runtime; the default when the model has an export), "
-                        "torch (PyTorch), or browser (the web page's own suite in headless Chromium)")
+    p.add_argument(
+        "--backend",
+        choices=("onnx", "torch", "browser"),
+        default=None,
+        help="how the model runs: onnx (ONNX Runtime; the default when the model has an export), "
+        "torch (PyTorch), or browser (the web page's own suite in headless Chromium)",
+    )
     p.add_argument("--model", metavar="DIR", help="model directory (default: the shipped model)")
     p.add_argument("--gate", type=float, default=1.0, help="adapter gate to certify (default 1)")
-    p.add_argument("--out", metavar="CERT.json",
-                   help="also write the certificate here (it always goes to this device's certificate "
-                        "cache when it holds, where solve, poly, bench and serve look for it)")
-    p.add_argument("--batch-sizes", default=None, metavar="N,M",
-                   help="the batch sizes to run V at (default: all of V at once, and 1)")
+    p.add_argument(
+        "--out",
+        metavar="CERT.json",
+        help="also write the certificate here (it always goes to this device's certificate "
+        "cache when it holds, where solve, poly, bench and serve look for it)",
+    )
+    p.add_argument(
+        "--batch-sizes",
+        default=None,
+        metavar="N,M",
+        help="the batch sizes to run V at (default: all of V at once, and 1)",
+    )
     p.add_argument("--verify", metavar="CERT.json", help="check an existing certificate against the rule instead")
     p.add_argument("--rerun", action="store_true", help="with --verify: also run the views again")
     p.set_defaults(func=run)
@@ -38,6 +50,7 @@ def _batch_sizes(text):
 
 def _write(cert: dict, out: Path) -> Path:
     from .. import strictjson
+
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(strictjson.dumps(cert, indent=1) + "\n")
@@ -46,15 +59,19 @@ def _write(cert: dict, out: Path) -> Path:
 
 def verify(args) -> int:
     from ..certify.verify import verify
+
     rep = verify(args.verify, model_dir=args.model, backend=args.backend, rerun=args.rerun)
     for code, message in rep.verdict.reasons:
         print(f"FAIL  [{code}] {message}")
     for note in rep.notes:
         print(f"note  {note}")
-    print(f"{'OK' if rep.ok else 'FAILED'}: {args.verify} holds for the {rep.backend} model "
-          f"({rep.files_checked} files checked against what the loader loads"
-          f"{', views re-run' if args.rerun and rep.ok and rep.backend != 'browser' else ''})"
-          if rep.ok else f"FAILED: {args.verify} does not hold for the {rep.backend} model")
+    print(
+        f"{'OK' if rep.ok else 'FAILED'}: {args.verify} holds for the {rep.backend} model "
+        f"({rep.files_checked} files checked against what the loader loads"
+        f"{', views re-run' if args.rerun and rep.ok and rep.backend != 'browser' else ''})"
+        if rep.ok
+        else f"FAILED: {args.verify} does not hold for the {rep.backend} model"
+    )
     return 0 if rep.ok else 1
 
 
@@ -63,12 +80,14 @@ def run(args) -> int:
         return verify(args)
     sizes = _batch_sizes(args.batch_sizes)
     from ..model.loading import resolve_model_dir
+
     model_dir = resolve_model_dir(args.model)
     if args.backend == "browser":
         return _browser(args, model_dir, sizes)
     from ..certify import cache, policy
     from ..certify.run import certify
     from ..model.loading import load_stepper
+
     stepper = load_stepper(model_dir, args.backend, args.gate)
     cert = certify(stepper, batch_sizes=sizes)
     verdict = policy.check(cert, policy.expect_from(stepper))
@@ -85,7 +104,8 @@ def _browser(args, model_dir: Path, sizes) -> int:
     from ..certify.browser_backend import certify_in_browser
     from ..model.onnx_stepper import browser_manifest
     from ..server.live import page_server
-    manifest = browser_manifest(model_dir)            # refuses a model with no export, before Chromium starts
+
+    manifest = browser_manifest(model_dir)  # refuses a model with no export, before Chromium starts
     with page_server(model_dir) as url:
         cert = certify_in_browser(url)
     verdict = policy.check(cert, policy.Expectation("browser", manifest.files, 1.0, None))
@@ -96,17 +116,20 @@ def report(cert: dict, verdict, where: list) -> int:
     p = cert["predicate"]
     res = p["result"]
     for f in res["failures"]:
-        print(f"FAIL  {f['view']:<12} expected {f['expected']:<10} got {f['got']:<10} "
-              f"margin {f['margin']:+.3f}  witness: {f['witness']}")
+        print(
+            f"FAIL  {f['view']:<12} expected {f['expected']:<10} got {f['got']:<10} "
+            f"margin {f['margin']:+.3f}  witness: {f['witness']}"
+        )
     for code, message in verdict.reasons:
         if code != "failed-views":
             print(f"FAIL  [{code}] {message}")
     rule = p["margin_rule"]
     margin = f"{res['min_margin']:.3f}" if res["min_margin"] is not None else "n/a"
-    print(f"{'PASSED' if verdict.ok else 'FAILED'}: {res['passed_views']}/{res['views']} views, smallest margin "
-          f"{margin} at {res['min_margin_view']} (rule: > {rule['factor']:g} x drift {rule['drift']:.2e} + "
-          f"{rule['floor']:g} = {rule['required']:.3f}), {p['backend']['name']} on "
-          f"{p['environment'].get('device', {}).get('name') or p['environment'].get('execution_provider')}, "
-          f"seconds by run {p['time']['seconds_by_run']}"
-          + (f"; wrote {', '.join(where)}" if where else ""))
+    print(
+        f"{'PASSED' if verdict.ok else 'FAILED'}: {res['passed_views']}/{res['views']} views, smallest margin "
+        f"{margin} at {res['min_margin_view']} (rule: > {rule['factor']:g} x drift {rule['drift']:.2e} + "
+        f"{rule['floor']:g} = {rule['required']:.3f}), {p['backend']['name']} on "
+        f"{p['environment'].get('device', {}).get('name') or p['environment'].get('execution_provider')}, "
+        f"seconds by run {p['time']['seconds_by_run']}" + (f"; wrote {', '.join(where)}" if where else "")
+    )
     return 0 if verdict.ok else 1

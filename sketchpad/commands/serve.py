@@ -1,4 +1,5 @@
 """`sketchpad serve`: the web page and the JSON API on a local address (127.0.0.1 by default)."""
+
 from __future__ import annotations
 
 from ..errors import InputError
@@ -19,33 +20,71 @@ def register(sub):
     import argparse
 
     from ..server.service import Capacity
+
     d = Capacity()
-    p = sub.add_parser("serve", help="serve the web page and the JSON API", epilog=CAPACITY_HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "serve",
+        help="serve the web page and the JSON API",
+        epilog=CAPACITY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", metavar="PATH", help="SQLite file for uploaded certificates "
-                   "(default ~/.sketchpad/certificates.sqlite)")
+    p.add_argument(
+        "--db", metavar="PATH", help="SQLite file for uploaded certificates (default ~/.sketchpad/certificates.sqlite)"
+    )
     p.add_argument("--model", metavar="DIR", help="model directory to serve (default: the shipped model)")
-    p.add_argument("--stepper", choices=("auto", "reference", "model"), default="auto",
-                   help="who answers POST /api/solve: the served model when there is one (auto), "
-                        "or the reference stepper; the page itself runs the model in the browser unless "
-                        "'solve on the server' is ticked")
-    p.add_argument("--backend", choices=("onnx", "torch"), default=None,
-                   help="how the server's model runs (default: onnx, ONNX Runtime, when the model has an export)")
+    p.add_argument(
+        "--stepper",
+        choices=("auto", "reference", "model"),
+        default="auto",
+        help="who answers POST /api/solve: the served model when there is one (auto), "
+        "or the reference stepper; the page itself runs the model in the browser unless "
+        "'solve on the server' is ticked",
+    )
+    p.add_argument(
+        "--backend",
+        choices=("onnx", "torch"),
+        default=None,
+        help="how the server's model runs (default: onnx, ONNX Runtime, when the model has an export)",
+    )
     p.add_argument("--allow-uncertified", action="store_true")
     p.add_argument("--max-digits", type=int, default=None, help="size limit for any number")
-    p.add_argument("--workers", type=int, default=d.workers, metavar="N",
-                   help=f"solves in progress at once, their batches merged into shared model calls "
-                        f"(default {d.workers})")
-    p.add_argument("--queue", type=int, default=d.queue, metavar="N",
-                   help=f"requests that may wait for a free slot; more are refused with 503 (default {d.queue})")
-    p.add_argument("--timeout", type=float, default=d.seconds, metavar="SECONDS",
-                   help=f"time budget of one request, queue wait included (default {d.seconds:g})")
-    p.add_argument("--max-forward-passes", type=int, default=d.forward_passes, metavar="N",
-                   help=f"forward-pass budget of one request (default {d.forward_passes:,})")
-    p.add_argument("--max-batch-rows", type=int, default=d.max_rows, metavar="N",
-                   help=f"most views in one model call (default {d.max_rows:,})")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=d.workers,
+        metavar="N",
+        help=f"solves in progress at once, their batches merged into shared model calls (default {d.workers})",
+    )
+    p.add_argument(
+        "--queue",
+        type=int,
+        default=d.queue,
+        metavar="N",
+        help=f"requests that may wait for a free slot; more are refused with 503 (default {d.queue})",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=d.seconds,
+        metavar="SECONDS",
+        help=f"time budget of one request, queue wait included (default {d.seconds:g})",
+    )
+    p.add_argument(
+        "--max-forward-passes",
+        type=int,
+        default=d.forward_passes,
+        metavar="N",
+        help=f"forward-pass budget of one request (default {d.forward_passes:,})",
+    )
+    p.add_argument(
+        "--max-batch-rows",
+        type=int,
+        default=d.max_rows,
+        metavar="N",
+        help=f"most views in one model call (default {d.max_rows:,})",
+    )
     p.set_defaults(func=run)
 
 
@@ -54,19 +93,33 @@ def run(args) -> int:
 
     from ..server import Settings, create_app
     from ..server.service import Capacity
+
     if not 0 < args.port < 65536:
         raise InputError(f"--port must be between 1 and 65535, got {args.port}")
-    capacity = Capacity(workers=args.workers, queue=args.queue, seconds=args.timeout,
-                        forward_passes=args.max_forward_passes, max_rows=args.max_batch_rows).check()
-    s = Settings(stepper=args.stepper, backend=args.backend, allow_uncertified=args.allow_uncertified,
-                 max_digits=args.max_digits, capacity=capacity)
+    capacity = Capacity(
+        workers=args.workers,
+        queue=args.queue,
+        seconds=args.timeout,
+        forward_passes=args.max_forward_passes,
+        max_rows=args.max_batch_rows,
+    ).check()
+    s = Settings(
+        stepper=args.stepper,
+        backend=args.backend,
+        allow_uncertified=args.allow_uncertified,
+        max_digits=args.max_digits,
+        capacity=capacity,
+    )
     if args.db:
         s.db_path = args.db
     if args.model:
         from pathlib import Path
+
         s.model_dir = Path(args.model)
-    s.extra["ready_message"] = (f"Sketchpad ready on http://{args.host}:{args.port}/  (API docs at /docs; "
-                                f"{capacity.workers} solves at once, {capacity.queue} queued; Ctrl-C stops)")
+    s.extra["ready_message"] = (
+        f"Sketchpad ready on http://{args.host}:{args.port}/  (API docs at /docs; "
+        f"{capacity.workers} solves at once, {capacity.queue} queued; Ctrl-C stops)"
+    )
     app = create_app(s)
     print("Sketchpad: loading and certifying the model ...", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

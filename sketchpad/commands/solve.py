@@ -1,4 +1,5 @@
 """`sketchpad solve "EXPR"`: evaluate an integer expression on the sheet."""
+
 from __future__ import annotations
 
 import json
@@ -12,8 +13,9 @@ def register(sub):
     p = sub.add_parser("solve", help="evaluate an integer expression on the sheet")
     p.add_argument("expr", help='the expression, e.g. "12345 * -678 + gcd(84, 36)"; "-" reads standard input')
     add_stepper_arguments(p)
-    p.add_argument("--sequential", action="store_true",
-                   help="one view per forward pass (default: carry-select parallel batches)")
+    p.add_argument(
+        "--sequential", action="store_true", help="one view per forward pass (default: carry-select parallel batches)"
+    )
     p.add_argument("--json", action="store_true", help="print result and counters as JSON")
     p.add_argument("--sheet", metavar="OUT.png", help="draw the final sheet to a PNG file")
     p.add_argument("--trace", action="store_true", help="print every view and step")
@@ -24,6 +26,7 @@ def register(sub):
 def run(args) -> int:
     from ..expr import Limits, parse
     from ..solve import solve
+
     expr = (sys.stdin.read() if args.expr == "-" else args.expr).strip()
     if args.max_digits is not None:
         if args.max_digits < 1:
@@ -31,7 +34,7 @@ def run(args) -> int:
         limits = Limits(max_digits=args.max_digits)
     else:
         limits = Limits()
-    parse(expr, limits)                  # bad input fails here, before any model is loaded
+    parse(expr, limits)  # bad input fails here, before any model is loaded
     sol = solve(expr, stepper_from(args), parallel=not args.sequential, trace=args.trace, limits=limits)
     if args.trace:
         for k, batch in enumerate(sol.trace):
@@ -39,10 +42,13 @@ def run(args) -> int:
                 print(f"batch {k:6d}  {v.op:5} {v.a}{v.b}{v.c}  ->  {s.sym}{s.flag} {s.next}")
     if args.sheet:
         from ..render import render_png
+
         try:
             render_png(sol.worksheet, args.sheet, highlight=sol.last_where)
         except (OSError, ValueError) as e:
-            raise InputError(f"cannot write the sheet to {args.sheet!r}: {e.strerror if isinstance(e, OSError) else e}") from None
+            raise InputError(
+                f"cannot write the sheet to {args.sheet!r}: {e.strerror if isinstance(e, OSError) else e}"
+            ) from None
     if args.json:
         print(json.dumps(sol.as_dict()))
     else:

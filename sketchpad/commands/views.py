@@ -1,4 +1,5 @@
 """`sketchpad views`: the view set V, its count per operation, and its JSONL export."""
+
 from __future__ import annotations
 
 import shutil
@@ -8,8 +9,11 @@ import sys
 def register(sub):
     p = sub.add_parser("views", help="count (and export) the view set V")
     p.add_argument("--export", metavar="FILE.jsonl", help="write one line per view: view, reference step, witness")
-    p.add_argument("--regenerate", action="store_true",
-                   help="enumerate V afresh from the witness corpus instead of reading the committed export")
+    p.add_argument(
+        "--regenerate",
+        action="store_true",
+        help="enumerate V afresh from the witness corpus instead of reading the committed export",
+    )
     p.add_argument("--json", action="store_true", help="print the counts as JSON")
     p.set_defaults(func=run)
 
@@ -18,6 +22,7 @@ def run(args) -> int:
     import json
 
     from .. import views
+
     if args.regenerate:
         found = views.enumerate_views(progress=sys.stderr.isatty())
         vs = list(found)
@@ -29,8 +34,15 @@ def run(args) -> int:
             shutil.copyfile(views.EXPORT_PATH, args.export)
     counts = views.counts_by_op(vs)
     if args.json:
-        print(json.dumps({"views": len(vs), "by_operation": counts,
-                          "sha256": views.file_sha256(args.export) if args.export else views.file_sha256()}))
+        print(
+            json.dumps(
+                {
+                    "views": len(vs),
+                    "by_operation": counts,
+                    "sha256": views.file_sha256(args.export) if args.export else views.file_sha256(),
+                }
+            )
+        )
     else:
         print(f"{len(vs)} views")
         for op, n in counts.items():

@@ -15,6 +15,7 @@ gate (the multiplicative adapter gate), adapter (peft LoRA), train and corpus (t
 Nothing here decides whether a model may run: that is the certificate rule, in
 sketchpad.certify, one layer up.
 """
+
 from pathlib import Path
 
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parent.parent / "data" / "default_model"

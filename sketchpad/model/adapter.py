@@ -5,6 +5,7 @@ attention projections, the MLPs, and lm_head - the step tokens are new to the ba
 output directions must be learnable).  Embeddings are not adapted: peft's embedding LoRA has
 no lora_B module to gate, and the base's (untrained, distinct) rows for view tokens suffice.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,13 +17,24 @@ from .tokenizer import ViewTokenizer
 
 ADAPTER_DIR = "adapter"
 BASE_DIR = "base"
-DEFAULT_TARGETS = ("in_proj_qkv", "out_proj", "q_proj", "k_proj", "v_proj", "o_proj",
-                   "gate_proj", "up_proj", "down_proj", "lm_head")
+DEFAULT_TARGETS = (
+    "in_proj_qkv",
+    "out_proj",
+    "q_proj",
+    "k_proj",
+    "v_proj",
+    "o_proj",
+    "gate_proj",
+    "up_proj",
+    "down_proj",
+    "lm_head",
+)
 
 
 def new_adapter(base, rank: int = 8, alpha: float = 16.0, targets=DEFAULT_TARGETS, seed: int = 0):
     """peft-wrap `base` with a fresh LoRA adapter (lora_B = 0, so it starts equal to the base)."""
     from peft import LoraConfig, get_peft_model
+
     torch.manual_seed(seed)
     names = {n.rsplit(".", 1)[-1] for n, _ in base.named_modules()}
     present = [t for t in targets if t in names]
@@ -43,6 +55,7 @@ def load_adapted(model_dir: Path, gate: float = 1.0, manifest=None):
     from .backbone import checkpoint_files, load_base_model
     from .manifest import Manifest
     from .vocab import VOCAB_FILE, StepVocab
+
     model_dir = Path(model_dir)
     m = manifest if manifest is not None else Manifest(model_dir)
     for name in checkpoint_files(model_dir / BASE_DIR):

@@ -11,6 +11,7 @@ attention masks are passed as None (plain causal attention, what transformers bu
 and with `rows` (the step tokens) the output layer is applied to the last position and those
 rows only - at Qwen3.5-0.8B's size that is 170 of 248,320 vocabulary rows at 1 of 5 positions.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,12 +24,27 @@ HYBRID_MODEL_TYPES = ("qwen3_5_text", "qwen3_5", "qwen3_next")
 def tiny_config(vocab_size: int, **overrides):
     """The default model's shape: a Qwen3.5 text model at its smallest sensible size."""
     from transformers import Qwen3_5TextConfig
-    kw = dict(vocab_size=vocab_size, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-              layer_types=["linear_attention", "full_attention"], num_attention_heads=4,
-              num_key_value_heads=2, head_dim=16, linear_num_key_heads=2, linear_num_value_heads=4,
-              linear_key_head_dim=16, linear_value_head_dim=16, linear_conv_kernel_dim=4,
-              max_position_embeddings=512, tie_word_embeddings=False, pad_token_id=0,
-              bos_token_id=1, eos_token_id=2)
+
+    kw = dict(
+        vocab_size=vocab_size,
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        layer_types=["linear_attention", "full_attention"],
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=16,
+        linear_num_key_heads=2,
+        linear_num_value_heads=4,
+        linear_key_head_dim=16,
+        linear_value_head_dim=16,
+        linear_conv_kernel_dim=4,
+        max_position_embeddings=512,
+        tie_word_embeddings=False,
+        pad_token_id=0,
+        bos_token_id=1,
+        eos_token_id=2,
+    )
     kw.update(overrides)
     return Qwen3_5TextConfig(**kw)
 
@@ -36,6 +52,7 @@ def tiny_config(vocab_size: int, **overrides):
 def build_base(config, seed: int = 0):
     """A randomly initialised causal LM for `config` (seeded)."""
     from transformers import AutoModelForCausalLM
+
     torch.manual_seed(seed)
     return AutoModelForCausalLM.from_config(config, dtype=torch.float32)
 
@@ -52,7 +69,9 @@ def quiet() -> None:
     """Silence transformers' loading bars and its one-time notices that the DeltaNet kernels
     fall back to PyTorch (true, expected, and noise on every CLI call)."""
     import warnings
+
     from transformers.utils import logging
+
     logging.set_verbosity_error()
     logging.disable_progress_bar()
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*")
@@ -62,6 +81,7 @@ def checkpoint_files(directory: Path) -> list[str]:
     """The files `load_base_model` reads from a checkpoint directory (what from_pretrained opens
     for the model: its config, generation config and safetensors weights; never the tokenizer)."""
     from ..errors import InputError
+
     directory = Path(directory)
     if not (directory / "config.json").is_file():
         raise InputError(f"{directory} is not a Hugging Face checkpoint directory (no config.json)")
@@ -73,6 +93,7 @@ def checkpoint_files(directory: Path) -> list[str]:
     index = directory / "model.safetensors.index.json"
     if index.is_file():
         import json
+
         shards = sorted(set(json.loads(index.read_text())["weight_map"].values()))
         return names + ["model.safetensors.index.json"] + shards
     raise InputError(f"{directory} has no safetensors weights (model.safetensors or its index)")
@@ -81,6 +102,7 @@ def checkpoint_files(directory: Path) -> list[str]:
 def load_base_model(directory: Path):
     """The base LM alone, float32, eval mode (the files of `checkpoint_files`)."""
     from transformers import AutoModelForCausalLM
+
     quiet()
     checkpoint_files(directory)
     model = AutoModelForCausalLM.from_pretrained(Path(directory), dtype=torch.float32, use_safetensors=True)
@@ -90,6 +112,7 @@ def load_base_model(directory: Path):
 def load_base(directory: Path):
     """(model, tokenizer) from a local HF checkpoint directory (training and text use)."""
     from transformers import AutoTokenizer
+
     model = load_base_model(directory)
     return model, AutoTokenizer.from_pretrained(Path(directory))
 
@@ -99,13 +122,15 @@ def _config(model):
     return getattr(cfg, "text_config", None) or cfg
 
 
-def forward_logits(model, input_ids: torch.Tensor, padded: bool = False, rows: torch.Tensor | None = None) -> torch.Tensor:
+def forward_logits(
+    model, input_ids: torch.Tensor, padded: bool = False, rows: torch.Tensor | None = None
+) -> torch.Tensor:
     """Next-token logits at the last position: [B, vocab], or [B, len(rows)] for the vocabulary
     rows `rows` only (the step tokens).  `model` may be peft-wrapped."""
     cfg = _config(model)
     kw = {}
     if cfg.model_type in HYBRID_MODEL_TYPES:
-        kw["chunk_size"] = input_ids.shape[1]          # one DeltaNet chunk, no padding to 64
+        kw["chunk_size"] = input_ids.shape[1]  # one DeltaNet chunk, no padding to 64
         if not padded:
             kw["attention_mask"] = {"full_attention": None, "linear_attention": None}
     causal = model.get_base_model() if hasattr(model, "get_base_model") else model
@@ -126,8 +151,11 @@ def forward_logits(model, input_ids: torch.Tensor, padded: bool = False, rows: t
 def _plain_causal_lm(causal) -> bool:
     """A decoder-only LM laid out as transformers' *ForCausalLM: .model (the body, whose
     last_hidden_state is normed) and .lm_head."""
-    return (type(causal).__name__.endswith("ForCausalLM") and hasattr(causal, "model")
-            and isinstance(getattr(causal, "lm_head", None), torch.nn.Module))
+    return (
+        type(causal).__name__.endswith("ForCausalLM")
+        and hasattr(causal, "model")
+        and isinstance(getattr(causal, "lm_head", None), torch.nn.Module)
+    )
 
 
 def _output_rows(head, hidden: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
@@ -135,6 +163,7 @@ def _output_rows(head, hidden: torch.Tensor, rows: torch.Tensor) -> torch.Tensor
     Linear around one: W_rows h + (B_rows A h) * scaling, where B's forward hooks (the adapter
     gate) act on B's rows exactly as they act on B's whole output."""
     import torch.nn.functional as F
+
     base = getattr(head, "base_layer", None)
     if base is None:
         if type(head) is not torch.nn.Linear:
@@ -147,7 +176,7 @@ def _output_rows(head, hidden: torch.Tensor, rows: torch.Tensor) -> torch.Tensor
         if name not in head.lora_A:
             continue
         if getattr(head, "use_dora", {}).get(name) or getattr(head, "lora_variant", {}).get(name):
-            return head(hidden)[:, rows]               # a LoRA variant: the layer's own forward
+            return head(hidden)[:, rows]  # a LoRA variant: the layer's own forward
         A, B = head.lora_A[name], head.lora_B[name]
         z = A(head.lora_dropout[name](hidden))
         y = F.linear(z, B.weight[rows], None if B.bias is None else B.bias[rows])

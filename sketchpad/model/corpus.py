@@ -5,6 +5,7 @@ ordinary English and code - nothing of the step table - so gate 0 gives back a r
 model.  Characters outside the tokenizer's printable set are dropped; the SHA-256 of the text
 goes into meta.json because docstrings change between Python versions.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -13,12 +14,47 @@ import inspect
 
 from .tokenizer import TEXT_CHARS
 
-MODULES = ("abc", "argparse", "base64", "bisect", "calendar", "collections", "contextlib", "csv",
-           "dataclasses", "datetime", "decimal", "difflib", "enum", "fractions", "functools",
-           "heapq", "inspect", "ipaddress", "itertools", "json", "logging", "math", "operator",
-           "pathlib", "pprint", "queue", "random", "re", "shlex", "shutil", "statistics",
-           "string", "textwrap", "threading", "typing", "unittest", "urllib.parse", "uuid",
-           "zipfile")
+MODULES = (
+    "abc",
+    "argparse",
+    "base64",
+    "bisect",
+    "calendar",
+    "collections",
+    "contextlib",
+    "csv",
+    "dataclasses",
+    "datetime",
+    "decimal",
+    "difflib",
+    "enum",
+    "fractions",
+    "functools",
+    "heapq",
+    "inspect",
+    "ipaddress",
+    "itertools",
+    "json",
+    "logging",
+    "math",
+    "operator",
+    "pathlib",
+    "pprint",
+    "queue",
+    "random",
+    "re",
+    "shlex",
+    "shutil",
+    "statistics",
+    "string",
+    "textwrap",
+    "threading",
+    "typing",
+    "unittest",
+    "urllib.parse",
+    "uuid",
+    "zipfile",
+)
 
 
 def docstrings() -> list[str]:
@@ -27,8 +63,11 @@ def docstrings() -> list[str]:
         mod = importlib.import_module(name)
         seen = set()
         for obj in [mod] + [getattr(mod, a) for a in sorted(dir(mod)) if not a.startswith("_")]:
-            doc = inspect.getdoc(obj) if (inspect.ismodule(obj) or inspect.isclass(obj)
-                                         or inspect.isroutine(obj)) else None
+            doc = (
+                inspect.getdoc(obj)
+                if (inspect.ismodule(obj) or inspect.isclass(obj) or inspect.isroutine(obj))
+                else None
+            )
             if doc and doc not in seen:
                 seen.add(doc)
                 out.append(doc)

@@ -1,6 +1,7 @@
 """Where a stepper runs, as the certificate rule compares it: the backend, its execution
 provider, dtype, inference library versions and the device's identity.  A certificate made
 in another environment is not accepted for this one (sketchpad.certify.policy)."""
+
 from __future__ import annotations
 
 import platform
@@ -23,5 +24,10 @@ def cpu_device() -> dict:
 
 
 def environment(backend: str, provider: str, library: dict, device: dict, dtype: str = "float32") -> dict:
-    return {"backend": backend, "execution_provider": provider, "dtype": dtype,
-            "library": dict(sorted(library.items())), "device": device}
+    return {
+        "backend": backend,
+        "execution_provider": provider,
+        "dtype": dtype,
+        "library": dict(sorted(library.items())),
+        "device": device,
+    }

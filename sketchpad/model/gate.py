@@ -6,6 +6,7 @@ at g = 0 the added term is exactly +0.0, so the logits equal the base model's bi
 at g = 1 it is multiplication by 1.0, i.e. the plain adapter.  Because g is a tensor (not a
 Python float baked into the graph), an ONNX export can take it as a graph input.
 """
+
 from __future__ import annotations
 
 import torch
@@ -16,7 +17,7 @@ class AdapterGate:
         self.value = torch.tensor([float(value)], dtype=torch.float32)
         self._handles = []
 
-    def attach(self, peft_model) -> "AdapterGate":
+    def attach(self, peft_model) -> AdapterGate:
         """Hook every lora_B module of every adapter; returns self."""
         for name, module in peft_model.named_modules():
             if ".lora_B." in name and isinstance(module, torch.nn.Linear):

@@ -5,6 +5,7 @@ Backends: "onnx" (ONNX Runtime, CPU; no torch import) and "torch" (PyTorch + pef
 default is ONNX Runtime whenever the model has an export: on a CPU it is the fastest
 certified way to run it (README, "Backends").
 """
+
 from __future__ import annotations
 
 import importlib

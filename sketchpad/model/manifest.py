@@ -8,6 +8,7 @@ in the model directory (`onnx/model.onnx`); code and package data by their path 
 (`sketchpad/model/onnx_stepper.py`, `sketchpad/web/onnx_stepper.js`, `sketchpad/data/views.jsonl`),
 which is the same in a checkout and in an installed wheel.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -74,7 +75,7 @@ class Manifest:
         except ValueError as e:
             raise InputError(f"{self.root / (at or name)} is not valid JSON: {e}") from None
 
-    def code(self, names) -> "Manifest":
+    def code(self, names) -> Manifest:
         """Record the package files (source code, package data) this loader runs on."""
         for n in names:
             self.files[n] = sha256_file(package_file(n))

@@ -10,6 +10,7 @@ input.  Both files are read once, through the manifest, and the graph is handed 
 Runtime as bytes: what was hashed is what runs, and a graph that refers to external data
 files cannot pull in anything unnamed.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,7 +24,7 @@ from .manifest import Manifest
 from .readout import argmax_steps, steps_and_margins
 
 CODE = ("sketchpad/model/onnx_stepper.py", "sketchpad/model/readout.py")
-BROWSER_CODE = ("sketchpad/web/onnx_stepper.js",)     # this file's port to the page: what runs there
+BROWSER_CODE = ("sketchpad/web/onnx_stepper.js",)  # this file's port to the page: what runs there
 FIELDS = ("op", "a", "b", "c")
 META = "onnx/model.json"
 PROVIDER = "CPUExecutionProvider"
@@ -61,17 +62,22 @@ class OnnxStepper:
         enc = meta["encoding"]
         self._template = np.asarray(enc["template"], dtype=np.int64)
         # field -> (positions, {symbol: ids at those positions})
-        self._fields = [(np.asarray(enc["fields"][f]["positions"], dtype=np.int64),
-                         {s: np.asarray(ids, dtype=np.int64) for s, ids in enc["fields"][f]["ids"].items()})
-                        for f in FIELDS]
+        self._fields = [
+            (
+                np.asarray(enc["fields"][f]["positions"], dtype=np.int64),
+                {s: np.asarray(ids, dtype=np.int64) for s, ids in enc["fields"][f]["ids"].items()},
+            )
+            for f in FIELDS
+        ]
         self._model_bytes = model_bytes
         self.session = self._session(threads)
-        self._one_thread = self.session if threads == 1 else None     # made on first use
+        self._one_thread = self.session if threads == 1 else None  # made on first use
         self._gated = any(i.name == "gate" for i in self.session.get_inputs())
         self._gate_feed = np.array([self.gate], dtype=np.float32)
 
     def _session(self, threads: int):
         import onnxruntime as ort
+
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -115,7 +121,7 @@ class OnnxStepper:
     def __call__(self, views: list[View]) -> list[Step]:
         return argmax_steps(self.logits(views), self.steps)
 
-    def with_threads(self, threads: int) -> "OnnxStepper":
+    def with_threads(self, threads: int) -> OnnxStepper:
         """The same export on another intra-op thread count (the certifier measures the drift)."""
         other = OnnxStepper(self.dir, self.gate, threads)
         if other.manifest.files != self.manifest.files:
@@ -128,6 +134,7 @@ class OnnxStepper:
 
     def environment(self) -> dict:
         import onnxruntime
+
         return environment("onnx", PROVIDER, {"onnxruntime": onnxruntime.__version__}, cpu_device())
 
 

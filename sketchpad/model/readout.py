@@ -1,6 +1,7 @@
 """Reading a step off a row of step logits: the argmax among the step tokens, and its margin
 (top-1 minus top-2, the quantity the perturbation theorem is about).  numpy only, shared by
 every backend and by the certifier, so that all of them read a step the same way."""
+
 from __future__ import annotations
 
 import numpy as np

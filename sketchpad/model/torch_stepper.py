@@ -8,6 +8,7 @@ certificate measured is what a solve uses.  `load(model_dir, gate)` builds one a
 every file it read in `stepper.manifest`.  Whether a stepper may be used is decided above
 this layer, by the certificate rule (sketchpad.certify).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,10 +22,16 @@ from .environment import cpu_device, environment
 from .readout import argmax_steps, steps_and_margins
 
 # The source files that turn a view into a step on this backend (covered by certificates).
-CODE = ("sketchpad/model/adapter.py", "sketchpad/model/backbone.py", "sketchpad/model/gate.py",
-        "sketchpad/model/readout.py", "sketchpad/model/tokenizer.py", "sketchpad/model/torch_stepper.py",
-        "sketchpad/model/vocab.py")
-MAX_BATCH = 4096          # larger batches are split (memory), results are unchanged per view
+CODE = (
+    "sketchpad/model/adapter.py",
+    "sketchpad/model/backbone.py",
+    "sketchpad/model/gate.py",
+    "sketchpad/model/readout.py",
+    "sketchpad/model/tokenizer.py",
+    "sketchpad/model/torch_stepper.py",
+    "sketchpad/model/vocab.py",
+)
+MAX_BATCH = 4096  # larger batches are split (memory), results are unchanged per view
 # Intra-op threads: a forward pass of a model under SMALL_MODEL parameters, or of a batch of
 # up to SMALL_BATCH views, is all per-op overhead; handing such tiny ops between threads costs
 # more than it saves, and on a busy machine a second thread that must wait for a core makes
@@ -73,7 +80,7 @@ class TorchStepper:
     def _step_logits(self, views: list[View]) -> torch.Tensor:
         outs = []
         for k in range(0, len(views), MAX_BATCH):
-            ids = self.vocab.encode(views[k:k + MAX_BATCH])
+            ids = self.vocab.encode(views[k : k + MAX_BATCH])
             outs.append(forward_logits(self.model, ids, rows=self.vocab.step_ids))
         if not outs:
             return torch.empty(0, len(self.steps))
@@ -100,22 +107,31 @@ class TorchStepper:
 
     def describe(self) -> dict:
         cfg = getattr(self.model.config, "text_config", None) or self.model.config
-        return {"architecture": (cfg.architectures or [type(self.model.get_base_model()).__name__])[0],
-                "model_type": cfg.model_type, "hidden_size": cfg.hidden_size,
-                "layers": getattr(cfg, "layer_types", None) or cfg.num_hidden_layers,
-                "parameters": sum(p.numel() for p in self.model.parameters())}
+        return {
+            "architecture": (cfg.architectures or [type(self.model.get_base_model()).__name__])[0],
+            "model_type": cfg.model_type,
+            "hidden_size": cfg.hidden_size,
+            "layers": getattr(cfg, "layer_types", None) or cfg.num_hidden_layers,
+            "parameters": sum(p.numel() for p in self.model.parameters()),
+        }
 
     def environment(self) -> dict:
         import peft
         import transformers
-        return environment("torch", "cpu", {"torch": torch.__version__, "transformers": transformers.__version__,
-                                            "peft": peft.__version__}, cpu_device())
+
+        return environment(
+            "torch",
+            "cpu",
+            {"torch": torch.__version__, "transformers": transformers.__version__, "peft": peft.__version__},
+            cpu_device(),
+        )
 
 
 def load(model_dir, gate: float = 1.0) -> TorchStepper:
     """The gated model of a model directory (base/, adapter/, sketchpad_vocab.json)."""
     from .adapter import load_adapted
     from .manifest import Manifest
+
     manifest = Manifest(model_dir).code(CODE)
     model, vocab, g = load_adapted(model_dir, gate, manifest)
     return TorchStepper(model, vocab, g, model_dir, manifest)

@@ -9,6 +9,7 @@
    logits: the certificate's target is >= 4, and the extra logit is room for other backends,
    fp16 and GPU drift), or `max_steps`.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,16 +44,25 @@ def _lr(step: int, total: int, peak: float, warmup: int = 50) -> float:
 
 # ------------------------------------------------------------------ 1. the base LM
 
-def pretrain_base(out_dir: Path, steps: int = DEFAULT_BASE_STEPS, batch: int = 32, seq_len: int = 64,
-                  lr: float = 3e-3, seed: int = 0, progress: bool = True) -> dict:
+
+def pretrain_base(
+    out_dir: Path,
+    steps: int = DEFAULT_BASE_STEPS,
+    batch: int = 32,
+    seq_len: int = 64,
+    lr: float = 3e-3,
+    seed: int = 0,
+    progress: bool = True,
+) -> dict:
     """Train a tiny Qwen3.5 LM on stdlib docstrings; save it to out_dir (HF format)."""
     from . import corpus
+
     _seed(seed)
     steps_vocab = step_vocabulary()
     tok = build_char_tokenizer(steps_vocab)
     text = corpus.text()
     data = torch.tensor(tok(text, add_special_tokens=False)["input_ids"], dtype=torch.long)
-    split = int(len(data) * 0.95)                     # last 5% held out
+    split = int(len(data) * 0.95)  # last 5% held out
     train, val = data[:split], data[split:]
     model = build_base(tiny_config(len(tok)), seed=seed).train()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0, betas=(0.9, 0.95))
@@ -60,7 +70,7 @@ def pretrain_base(out_dir: Path, steps: int = DEFAULT_BASE_STEPS, batch: int = 3
 
     def batch_of(src):
         ix = torch.randint(len(src) - seq_len - 1, (batch,), generator=gen)
-        x = torch.stack([src[i:i + seq_len + 1] for i in ix])
+        x = torch.stack([src[i : i + seq_len + 1] for i in ix])
         return x[:, :-1], x[:, 1:]
 
     t0 = time.perf_counter()
@@ -78,18 +88,28 @@ def pretrain_base(out_dir: Path, steps: int = DEFAULT_BASE_STEPS, batch: int = 3
             bar.set_postfix(loss=f"{loss.item():.3f}")
     model.eval()
     with torch.no_grad():
-        vl = [F.cross_entropy(text_logits(model, xv).flatten(0, 1), yv.flatten()).item()
-              for xv, yv in (batch_of(val) for _ in range(20))]
+        vl = [
+            F.cross_entropy(text_logits(model, xv).flatten(0, 1), yv.flatten()).item()
+            for xv, yv in (batch_of(val) for _ in range(20))
+        ]
     save_base(model, tok, out_dir)
-    return {"steps": steps, "batch": batch, "seq_len": seq_len, "lr": lr, "seed": seed,
-            "corpus": "docstrings of Python's standard library (sketchpad.model.corpus)",
-            "corpus_chars": len(text), "corpus_sha256": corpus.sha256(text),
-            "val_loss_nats_per_char": round(sum(vl) / len(vl), 4),
-            "parameters": sum(p.numel() for p in model.parameters()),
-            "seconds": round(time.perf_counter() - t0, 1)}
+    return {
+        "steps": steps,
+        "batch": batch,
+        "seq_len": seq_len,
+        "lr": lr,
+        "seed": seed,
+        "corpus": "docstrings of Python's standard library (sketchpad.model.corpus)",
+        "corpus_chars": len(text),
+        "corpus_sha256": corpus.sha256(text),
+        "val_loss_nats_per_char": round(sum(vl) / len(vl), 4),
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
 
 
 # ------------------------------------------------------------------ 2. the adapter
+
 
 def margins_of(step_logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """True step's logit minus the best other step's logit, per view (negative = wrong)."""
@@ -104,7 +124,7 @@ def prepare_base(base_dir: Path, model_dir: Path):
     steps = step_vocabulary()
     added = add_sketch_tokens(tok, steps)
     if added:
-        base.resize_token_embeddings(len(tok))        # new rows only: old tokens are unchanged
+        base.resize_token_embeddings(len(tok))  # new rows only: old tokens are unchanged
     target = Path(model_dir) / BASE_DIR
     if added or Path(base_dir).resolve() != target.resolve():
         save_base(base, tok, target)
@@ -113,12 +133,22 @@ def prepare_base(base_dir: Path, model_dir: Path):
     return base, tok, vt
 
 
-def train_adapter(model_dir: Path, base_dir: Path | None = None, rank: int = 8, alpha: float = 16.0,
-                  targets=DEFAULT_TARGETS, lr: float = 1e-2, max_steps: int = DEFAULT_MAX_STEPS,
-                  stop_margin: float = DEFAULT_STOP_MARGIN, seed: int = 0, subset: int | None = None,
-                  progress: bool = True) -> dict:
+def train_adapter(
+    model_dir: Path,
+    base_dir: Path | None = None,
+    rank: int = 8,
+    alpha: float = 16.0,
+    targets=DEFAULT_TARGETS,
+    lr: float = 1e-2,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    stop_margin: float = DEFAULT_STOP_MARGIN,
+    seed: int = 0,
+    subset: int | None = None,
+    progress: bool = True,
+) -> dict:
     """Fit the adapter on V (or its first `subset` views); save base, adapter and vocab."""
     from .. import views as V
+
     model_dir = Path(model_dir)
     model_dir.mkdir(parents=True, exist_ok=True)
     base, tok, vt = prepare_base(base_dir or model_dir / BASE_DIR, model_dir)
@@ -140,7 +170,7 @@ def train_adapter(model_dir: Path, base_dir: Path | None = None, rank: int = 8, 
         m = margins_of(logits, target)
         wrong, min_m = int((m <= 0).sum()), float(m.detach().min())
         bar.set_postfix(wrong=wrong, min_margin=f"{min_m:.2f}")
-        if wrong == 0 and min_m >= stop_margin:        # the stop rule
+        if wrong == 0 and min_m >= stop_margin:  # the stop rule
             done = True
             break
         loss = F.cross_entropy(logits, target) + F.relu(stop_margin + 1.0 - m).mean()
@@ -150,26 +180,49 @@ def train_adapter(model_dir: Path, base_dir: Path | None = None, rank: int = 8, 
     bar.close()
     model.eval()
     model.save_pretrained(model_dir / ADAPTER_DIR, safe_serialization=True, save_embedding_layers=False)
-    return {"rank": rank, "alpha": alpha, "targets": list(targets), "lr": lr, "seed": seed,
-            "max_steps": max_steps, "steps": step, "stop_margin": stop_margin,
-            "stopped_by_rule": done, "views_trained": len(entries), "wrong_at_stop": wrong,
-            "min_margin_at_stop": round(min_m, 4),
-            "trainable_parameters": sum(p.numel() for p in params),
-            "seconds": round(time.perf_counter() - t0, 1)}
+    return {
+        "rank": rank,
+        "alpha": alpha,
+        "targets": list(targets),
+        "lr": lr,
+        "seed": seed,
+        "max_steps": max_steps,
+        "steps": step,
+        "stop_margin": stop_margin,
+        "stopped_by_rule": done,
+        "views_trained": len(entries),
+        "wrong_at_stop": wrong,
+        "min_margin_at_stop": round(min_m, 4),
+        "trainable_parameters": sum(p.numel() for p in params),
+        "seconds": round(time.perf_counter() - t0, 1),
+    }
 
 
 def write_meta(model_dir: Path, base_info: dict | None, adapter_info: dict, base_source: str) -> Path:
     import platform
+
     import peft
     import transformers
+
     from .. import __version__
     from ..views import file_sha256
-    meta = {"format": "sketchpad-model/1", "tool_version": __version__,
-            "base_source": base_source, "base_training": base_info, "adapter_training": adapter_info,
-            "view_set_sha256": file_sha256(), "gate_default": 1.0,
-            "versions": {"python": platform.python_version(), "torch": torch.__version__,
-                         "transformers": transformers.__version__, "peft": peft.__version__},
-            "threads": torch.get_num_threads()}
+
+    meta = {
+        "format": "sketchpad-model/1",
+        "tool_version": __version__,
+        "base_source": base_source,
+        "base_training": base_info,
+        "adapter_training": adapter_info,
+        "view_set_sha256": file_sha256(),
+        "gate_default": 1.0,
+        "versions": {
+            "python": platform.python_version(),
+            "torch": torch.__version__,
+            "transformers": transformers.__version__,
+            "peft": peft.__version__,
+        },
+        "threads": torch.get_num_threads(),
+    }
     path = Path(model_dir) / "meta.json"
     path.write_text(json.dumps(meta, indent=1) + "\n")
     return path

@@ -10,5 +10,6 @@ __all__ = ["Settings", "create_app"]
 def __getattr__(name):
     if name in __all__:
         from . import app
+
         return getattr(app, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,6 +24,7 @@ Bodies (guard.py): at most 8 MB, counted as they stream in (chunked included), s
 NaN or Infinity).  Solves (service.py, batcher.py): `workers` at once, their batches merged
 into shared model calls; `queue` more wait; each request has a time and forward-pass budget.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -58,24 +59,25 @@ log = logging.getLogger("sketchpad.server")
 class Settings:
     db_path: str = str(Path.home() / ".sketchpad" / "certificates.sqlite")
     web_dir: Path = WEB_ROOT
-    ort_dir: Path = WEB_ROOT / "vendor" / "ort"      # copied from node_modules by `npm ci` (package.json)
-    swagger_dir: Path = WEB_ROOT / "vendor" / "swagger-ui"   # likewise (web/tools/vendor-swagger-ui.mjs)
-    model_dir: Path | None = None          # None: the shipped default model, when present
-    stepper: object = "auto"               # who answers /api/solve: "model", "reference", "auto", or a stepper
-    backend: str | None = None             # how a "model" stepper runs (None: ONNX Runtime when exported)
+    ort_dir: Path = WEB_ROOT / "vendor" / "ort"  # copied from node_modules by `npm ci` (package.json)
+    swagger_dir: Path = WEB_ROOT / "vendor" / "swagger-ui"  # likewise (web/tools/vendor-swagger-ui.mjs)
+    model_dir: Path | None = None  # None: the shipped default model, when present
+    stepper: object = "auto"  # who answers /api/solve: "model", "reference", "auto", or a stepper
+    backend: str | None = None  # how a "model" stepper runs (None: ONNX Runtime when exported)
     allow_uncertified: bool = False
-    max_digits: int | None = None          # None: the CLI's default limits
+    max_digits: int | None = None  # None: the CLI's default limits
     capacity: Capacity = field(default_factory=Capacity)
     max_body: int = MAX_BODY
-    body_seconds: float = READ_SECONDS     # the whole request body must arrive within this
+    body_seconds: float = READ_SECONDS  # the whole request body must arrive within this
     extra: dict = field(default_factory=dict)
 
 
 class SolveRequest(BaseModel):
     expr: str = Field(..., description='an expression in the CLI language, e.g. "123 * -45 + gcd(84, 36)"')
     max_digits: int | None = Field(None, ge=1, strict=True, description="a lower size limit than the server's")
-    parallel: bool = Field(True, strict=True, description="carry-select batches (default); false: one view "
-                                                          "per forward pass")
+    parallel: bool = Field(
+        True, strict=True, description="carry-select batches (default); false: one view per forward pass"
+    )
 
 
 def _error(code: int, message: str, retry_after: int | None = None, **extra) -> JSONResponse:
@@ -104,6 +106,7 @@ def _sse(event: str, data: dict) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     from . import models
+
     s = settings or Settings()
     s.capacity.check()
 
@@ -124,8 +127,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.ready = False
             service.close()
 
-    app = FastAPI(title="Sketchpad", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
-                  description="Long arithmetic by a model that sees three cells at a time, certified on every view.")
+    app = FastAPI(
+        title="Sketchpad",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        description="Long arithmetic by a model that sees three cells at a time, certified on every view.",
+    )
     app.state.settings = s
     app.state.store = CertificateStore(s.db_path)
     served = models.ServedModel.find(s.model_dir)
@@ -140,13 +149,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         here (certified now if needed, sketchpad.certify.certified).  A model that fails stops
         the server from starting, with the reason."""
         from ..reference import ReferenceStepper
-        if callable(s.stepper):              # a stepper object (tests, embedding)
+
+        if callable(s.stepper):  # a stepper object (tests, embedding)
             return s.stepper
         if s.stepper == "reference" or (s.stepper == "auto" and served is None):
             return ReferenceStepper()
         if served is None:
             raise InputError("this server has no model to solve with")
         from ..steppers import get
+
         return get("model", model=served.model_dir, backend=s.backend, allow_uncertified=s.allow_uncertified)
 
     def service() -> SolveService:
@@ -158,8 +169,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
-        parts = ["/".join(str(p) for p in e.get("loc", ()) if p != "body") + ": " + e.get("msg", "")
-                 for e in exc.errors()]
+        parts = [
+            "/".join(str(p) for p in e.get("loc", ()) if p != "body") + ": " + e.get("msg", "") for e in exc.errors()
+        ]
         return _error(422, "invalid request: " + "; ".join(parts), detail=_finite(jsonable(exc.errors())))
 
     @app.exception_handler(StarletteHTTPException)
@@ -179,16 +191,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if not app.state.ready:
             return _error(503, "starting: the model is loading", retry_after=2, status="starting")
         st = s.extra["stepper"]
-        return {"status": "ready", "version": __version__, "stepper": getattr(st, "name", "reference"),
-                "backend": getattr(st, "backend", None), "certificate": getattr(st, "certificate", None),
-                "solves": app.state.service.stats()}
+        return {
+            "status": "ready",
+            "version": __version__,
+            "stepper": getattr(st, "name", "reference"),
+            "backend": getattr(st, "backend", None),
+            "certificate": getattr(st, "certificate", None),
+            "solves": app.state.service.stats(),
+        }
 
     def limits_for(req: SolveRequest):
         from ..expr import Limits
+
         limits = Limits() if s.max_digits is None else Limits(max_digits=s.max_digits)
         if req.max_digits is not None:
-            limits = Limits(max_digits=min(req.max_digits, limits.max_digits),
-                            max_quadratic_digits=min(req.max_digits, limits.max_quadratic_digits))
+            limits = Limits(
+                max_digits=min(req.max_digits, limits.max_digits),
+                max_quadratic_digits=min(req.max_digits, limits.max_quadratic_digits),
+            )
         return limits
 
     def answer(req: SolveRequest, sol) -> dict:
@@ -199,6 +219,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """(limits, ticket) for a request, or an error response: bad input 400 before it
         takes a place in the queue, a full server 503."""
         from ..expr import parse
+
         limits = limits_for(req)
         try:
             await run_in_threadpool(parse, req.expr.strip(), limits)
@@ -209,9 +230,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Refused as e:
             return None, _refused(e)
 
-    @app.post("/api/solve", responses={400: {"description": "bad input"}, 422: {"description": "malformed "
-              "request, or the problem is over the per-request forward-pass budget"},
-              503: {"description": "busy (Retry-After), or over the per-request time budget"}})
+    @app.post(
+        "/api/solve",
+        responses={
+            400: {"description": "bad input"},
+            422: {"description": "malformed request, or the problem is over the per-request forward-pass budget"},
+            503: {"description": "busy (Retry-After), or over the per-request time budget"},
+        },
+    )
     async def api_solve(req: SolveRequest, request: Request):
         """Solve an expression with the server's stepper; the answer and its counters."""
         admitted, refusal = await admit(req)
@@ -224,7 +250,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             gone.cancel()
-        if not work.done():                       # the client went away: stop its solve
+        if not work.done():  # the client went away: stop its solve
             ticket.cancel()
             work.cancel()
             return Response(status_code=499)
@@ -234,12 +260,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(400, str(e))
         except Refused as e:
             return _refused(e)
-        except StepperFault as e:        # the model's fault, not the user's: say so, never guess
+        except StepperFault as e:  # the model's fault, not the user's: say so, never guess
             return _error(500, f"stepper fault: {e}")
 
-    @app.post("/api/solve/stream", response_class=StreamingResponse,
-              responses={200: {"content": {"text/event-stream": {}}, "description":
-                               "server-sent events: `accepted`, `progress` (repeated), then `result` or `error`"}})
+    @app.post(
+        "/api/solve/stream",
+        response_class=StreamingResponse,
+        responses={
+            200: {
+                "content": {"text/event-stream": {}},
+                "description": "server-sent events: `accepted`, `progress` (repeated), then `result` or `error`",
+            }
+        },
+    )
     async def api_solve_stream(req: SolveRequest):
         """Solve with progress, as server-sent events.  Bad input (400) and a full server (503)
         are answered before the stream starts; an error during the solve is an `error` event
@@ -273,21 +306,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 except StepperFault as e:
                     yield _sse("error", {"error": f"stepper fault: {e}", "status": 500})
             finally:
-                if not work.done():              # the client went away: stop its solve
+                if not work.done():  # the client went away: stop its solve
                     ticket.cancel()
                     work.cancel()
 
-        return StreamingResponse(events(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return StreamingResponse(
+            events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        )
 
     @app.get("/api/views")
     def api_views():
         """Every view of V with its reference step and witness (the page certifies against it)."""
         from .. import views
+
         rows = views.load()
-        return {"count": len(rows), "sha256": views.file_sha256(),
-                "by_operation": views.counts_by_op([r["view"] for r in rows]),
-                "views": [{"view": list(r["view"]), "step": list(r["step"]), "witness": r["witness"]} for r in rows]}
+        return {
+            "count": len(rows),
+            "sha256": views.file_sha256(),
+            "by_operation": views.counts_by_op([r["view"] for r in rows]),
+            "views": [{"view": list(r["view"]), "step": list(r["step"]), "witness": r["witness"]} for r in rows],
+        }
 
     @app.get("/api/model")
     def api_model():
@@ -296,11 +334,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(404, "this server has no model (stepper: reference)")
         return served.describe(app.state.store)
 
-    @app.post("/api/certificates", status_code=201,
-              responses={400: {"description": "the rule does not hold for it"},
-                         422: {"description": "not about the served model, or malformed"}})
-    def api_add_certificate(request: Request, cert: dict = Body(..., description="a certificate JSON as the "
-                                                                                "certifier writes it")):
+    @app.post(
+        "/api/certificates",
+        status_code=201,
+        responses={
+            400: {"description": "the rule does not hold for it"},
+            422: {"description": "not about the served model, or malformed"},
+        },
+    )
+    def api_add_certificate(
+        request: Request, cert: dict = Body(..., description="a certificate JSON as the certifier writes it")
+    ):
         """Record a certificate as its sender's claim, after re-checking it with the one rule."""
         try:
             checked = models.check_uploaded(cert, served)
@@ -308,20 +352,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(422 if isinstance(e, models.UnknownModel) else 400, str(e))
         client = request.client.host if request.client else None
         try:
-            stored = app.state.store.add(cert, checked["model_sha256"], checked["backend"], checked["passed"],
-                                         client=client, user_agent=request.headers.get("user-agent"),
-                                         device=checked["environment"])
-        except ValueError as e:              # strict JSON: nothing non-finite is ever stored
+            stored = app.state.store.add(
+                cert,
+                checked["model_sha256"],
+                checked["backend"],
+                checked["passed"],
+                client=client,
+                user_agent=request.headers.get("user-agent"),
+                device=checked["environment"],
+            )
+        except ValueError as e:  # strict JSON: nothing non-finite is ever stored
             return _error(400, f"the certificate cannot be stored: {e}")
         except StoreUnavailable as e:
             return _error(503, str(e))
         return {**stored, **checked, "device": checked["environment"]}
 
     @app.get("/api/certificates")
-    def api_certificates(limit: int = Query(100, ge=1, le=1000),
-                         model_sha256: str | None = Query(None, max_length=64, description="only this model "
-                                                          "(its onnx/model.onnx sha256)"),
-                         backend: str | None = Query(None, max_length=40)):
+    def api_certificates(
+        limit: int = Query(100, ge=1, le=1000),
+        model_sha256: str | None = Query(
+            None, max_length=64, description="only this model (its onnx/model.onnx sha256)"
+        ),
+        backend: str | None = Query(None, max_length=40),
+    ):
         """The recorded certificates (claims), newest first; rows that cannot be read are
         skipped and listed under "skipped" with the reason."""
         try:
@@ -330,16 +383,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(503, str(e))
 
     @app.get("/favicon.ico", include_in_schema=False)
-    def _favicon():                      # browsers ask for it; an empty answer keeps logs clean
+    def _favicon():  # browsers ask for it; an empty answer keeps logs clean
         return Response(status_code=204)
 
     add_docs(app, s.swagger_dir)
     if s.ort_dir.is_dir():
         app.mount("/vendor/ort", StaticFiles(directory=s.ort_dir), name="ort")
     else:
+
         @app.get("/vendor/ort/{path:path}", include_in_schema=False)
         def _no_ort(path: str):
             return _error(404, f"ONNX Runtime Web is not installed at {s.ort_dir}: run `npm ci` in the repository")
+
     if served is not None and served.onnx_dir is not None:
         app.mount("/model", StaticFiles(directory=served.onnx_dir), name="model")
     if s.web_dir.is_dir():
@@ -357,4 +412,5 @@ async def _disconnected(request: Request) -> None:
 
 def jsonable(x):
     from fastapi.encoders import jsonable_encoder
+
     return jsonable_encoder(x, custom_encoder={Exception: str})

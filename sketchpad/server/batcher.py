@@ -24,6 +24,7 @@ at the deadline, so a request over its budget stops with OverTime / OverWork (th
 answers 503 / 422) while every other request goes on being served.  Ticket.cancel() (the
 client went away) stops a solve at its next batch.
 """
+
 from __future__ import annotations
 
 import collections
@@ -36,6 +37,7 @@ from ..errors import StepperFault
 
 class Refused(Exception):
     """A request the server will not (or no longer) serve; `status` is its HTTP status."""
+
     status = 503
 
     def __init__(self, message: str, retry_after: int | None = None):
@@ -53,11 +55,13 @@ class OverTime(Refused):
 
 class OverWork(Refused):
     """The problem needs more forward passes than one request may use."""
+
     status = 422
 
 
 class Cancelled(Refused):
     """The client went away; nobody reads the answer."""
+
     status = 499
 
 
@@ -77,7 +81,7 @@ class Ticket:
         self.forward_passes = 0
         self.batches = 0
         self.views: set = set()
-        self.solving_since: float | None = None        # when it left the queue
+        self.solving_since: float | None = None  # when it left the queue
         self._cancelled = threading.Event()
 
     def cancel(self) -> None:
@@ -94,26 +98,40 @@ class Ticket:
         if self._cancelled.is_set():
             raise Cancelled("the client closed the request")
         if self.remaining() <= 0:
-            where = ("waiting for a free solve slot" if self.solving_since is None
-                     else f"after {self.batches:,} batches and {self.forward_passes:,} forward passes")
-            raise OverTime(f"the request ran past the server's time budget of {self.seconds:g} s per request "
-                           f"({where}); try again later, or solve it in the page or with `sketchpad solve`",
-                           retry_after=5)
+            where = (
+                "waiting for a free solve slot"
+                if self.solving_since is None
+                else f"after {self.batches:,} batches and {self.forward_passes:,} forward passes"
+            )
+            raise OverTime(
+                f"the request ran past the server's time budget of {self.seconds:g} s per request "
+                f"({where}); try again later, or solve it in the page or with `sketchpad solve`",
+                retry_after=5,
+            )
 
     def charge(self, rows: int) -> None:
         if self.forward_passes + rows > self.max_forward_passes:
-            raise OverWork(f"the problem needs more than {self.max_forward_passes:,} forward passes, the server's "
-                           f"budget per request (stopped after {self.forward_passes:,}); solve it in the page or "
-                           f"with `sketchpad solve`, or start the server with a larger --max-forward-passes")
+            raise OverWork(
+                f"the problem needs more than {self.max_forward_passes:,} forward passes, the server's "
+                f"budget per request (stopped after {self.forward_passes:,}); solve it in the page or "
+                f"with `sketchpad solve`, or start the server with a larger --max-forward-passes"
+            )
 
     def progress(self) -> dict:
         now = time.monotonic()
-        return {"batches": self.batches, "forward_passes": self.forward_passes, "views_used": len(self.views),
-                "seconds": round(now - self.started, 3),
-                "queued": self.solving_since is None,
-                "budget": {"seconds": self.seconds, "forward_passes": self.max_forward_passes,
-                           "seconds_used": round(min(1.0, (now - self.started) / self.seconds), 4),
-                           "forward_passes_used": round(self.forward_passes / self.max_forward_passes, 4)}}
+        return {
+            "batches": self.batches,
+            "forward_passes": self.forward_passes,
+            "views_used": len(self.views),
+            "seconds": round(now - self.started, 3),
+            "queued": self.solving_since is None,
+            "budget": {
+                "seconds": self.seconds,
+                "forward_passes": self.max_forward_passes,
+                "seconds_used": round(min(1.0, (now - self.started) / self.seconds), 4),
+                "forward_passes_used": round(self.forward_passes / self.max_forward_passes, 4),
+            },
+        }
 
 
 class _Job:
@@ -123,8 +141,8 @@ class _Job:
         self.views = views
         self.ticket = ticket
         self.steps = [None] * len(views)
-        self.offset = 0                 # rows handed to the model so far
-        self.delivered = 0              # rows whose steps came back
+        self.offset = 0  # rows handed to the model so far
+        self.delivered = 0  # rows whose steps came back
         self.done = threading.Event()
         self.error: BaseException | None = None
         self.abandoned = False
@@ -142,10 +160,10 @@ class Batcher:
         self._wake = threading.Condition(self._lock)
         self._pending: collections.deque[_Job] = collections.deque()
         self._closed = False
-        self.calls = 0                  # model calls made
-        self.rows = 0                   # forward passes made
-        self.merged = 0                 # calls that served more than one request
-        self.most_requests = 0          # the most requests one call served
+        self.calls = 0  # model calls made
+        self.rows = 0  # forward passes made
+        self.merged = 0  # calls that served more than one request
+        self.most_requests = 0  # the most requests one call served
         self.busy_seconds = 0.0
         self._thread = threading.Thread(target=self._loop, name="sketchpad-batcher", daemon=True)
         self._thread.start()
@@ -171,8 +189,8 @@ class Batcher:
                         try:
                             self._pending.remove(job)
                         except ValueError:
-                            pass              # in a model call now: its steps will be dropped
-                        ticket.check()        # raises Cancelled or OverTime
+                            pass  # in a model call now: its steps will be dropped
+                        ticket.check()  # raises Cancelled or OverTime
         if job.error is not None:
             raise job.error
         return job.steps
@@ -180,9 +198,15 @@ class Batcher:
     def stats(self) -> dict:
         with self._lock:
             waiting = len(self._pending)
-        return {"model_calls": self.calls, "forward_passes": self.rows, "merged_calls": self.merged,
-                "most_requests_in_one_call": self.most_requests, "batches_waiting": waiting,
-                "max_rows_per_call": self.max_rows, "busy_seconds": round(self.busy_seconds, 3)}
+        return {
+            "model_calls": self.calls,
+            "forward_passes": self.rows,
+            "merged_calls": self.merged,
+            "most_requests_in_one_call": self.most_requests,
+            "batches_waiting": waiting,
+            "max_rows_per_call": self.max_rows,
+            "busy_seconds": round(self.busy_seconds, 3),
+        }
 
     def close(self, timeout: float = 10) -> None:
         with self._lock:
@@ -242,7 +266,7 @@ class Batcher:
             steps = self._call(views)
             results, at = [], 0
             for job, lo, hi in parts:
-                results.append(((job, lo, hi), steps[at:at + hi - lo], None))
+                results.append(((job, lo, hi), steps[at : at + hi - lo], None))
                 at += hi - lo
         except Exception:
             # One request's views made the call fail: run each slice alone, so that only the
@@ -252,7 +276,7 @@ class Batcher:
                 job, lo, hi = part
                 try:
                     results.append((part, self._call(job.views[lo:hi]), None))
-                except Exception as e:       # noqa: BLE001 - handed to the request it belongs to
+                except Exception as e:  # noqa: BLE001 - handed to the request it belongs to
                     results.append((part, None, e))
         self.busy_seconds += time.perf_counter() - t
         self.calls += 1

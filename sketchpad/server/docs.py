@@ -7,6 +7,7 @@ swagger-ui-dist by `npm ci`, web/tools/vendor-swagger-ui.mjs).  Without them (no
 parameters and answers.  Either way the page names no other origin, and the validator badge
 (which would call validator.swagger.io) is off.  ReDoc (another CDN) is not offered.
 """
+
 from __future__ import annotations
 
 import html
@@ -30,11 +31,13 @@ def add_docs(app: FastAPI, swagger_dir: Path) -> None:
     def _docs():
         if have_swagger:
             return get_swagger_ui_html(
-                openapi_url=app.openapi_url, title=f"{app.title} API",
+                openapi_url=app.openapi_url,
+                title=f"{app.title} API",
                 swagger_js_url="/vendor/swagger-ui/swagger-ui-bundle.js",
                 swagger_css_url="/vendor/swagger-ui/swagger-ui.css",
                 swagger_favicon_url="/vendor/swagger-ui/favicon-32x32.png",
-                swagger_ui_parameters={"validatorUrl": None, "tryItOutEnabled": False})
+                swagger_ui_parameters={"validatorUrl": None, "tryItOutEnabled": False},
+            )
         return HTMLResponse(plain_docs(app.openapi()))
 
 
@@ -42,14 +45,16 @@ def plain_docs(spec: dict) -> str:
     """The OpenAPI schema as one self-contained HTML page (no script, no other origin)."""
     e = html.escape
     info = spec.get("info", {})
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(info.get('title', 'API'))} "
-             "API</title><style>body{font:15px/1.45 system-ui,sans-serif;max-width:960px;margin:20px auto;"
-             "padding:0 16px}code,pre{font:13px ui-monospace,monospace}h2{margin-top:1.6em}"
-             ".m{font-weight:700;text-transform:uppercase;margin-right:.5em}</style></head><body>",
-             f"<h1>{e(info.get('title', 'API'))} {e(str(info.get('version', '')))}</h1>",
-             f"<p>{e(info.get('description', ''))}</p>",
-             "<p>The machine-readable schema: <a href='/openapi.json'>/openapi.json</a>. (Swagger UI is not "
-             "installed here: run <code>npm ci</code> in the repository for the interactive page.)</p>"]
+    parts = [
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{e(info.get('title', 'API'))} "
+        "API</title><style>body{font:15px/1.45 system-ui,sans-serif;max-width:960px;margin:20px auto;"
+        "padding:0 16px}code,pre{font:13px ui-monospace,monospace}h2{margin-top:1.6em}"
+        ".m{font-weight:700;text-transform:uppercase;margin-right:.5em}</style></head><body>",
+        f"<h1>{e(info.get('title', 'API'))} {e(str(info.get('version', '')))}</h1>",
+        f"<p>{e(info.get('description', ''))}</p>",
+        "<p>The machine-readable schema: <a href='/openapi.json'>/openapi.json</a>. (Swagger UI is not "
+        "installed here: run <code>npm ci</code> in the repository for the interactive page.)</p>",
+    ]
     for path, ops in sorted(spec.get("paths", {}).items()):
         for method, op in ops.items():
             parts.append(f"<h2><span class='m'>{e(method)}</span><code>{e(path)}</code></h2>")
@@ -59,8 +64,11 @@ def plain_docs(spec: dict) -> str:
                 parts.append(f"<pre>{e(op['description'])}</pre>")
             params = op.get("parameters") or []
             if params:
-                parts.append("<p>Parameters: " + ", ".join(
-                    f"<code>{e(p.get('name', ''))}</code> ({e(p.get('in', ''))})" for p in params) + "</p>")
+                parts.append(
+                    "<p>Parameters: "
+                    + ", ".join(f"<code>{e(p.get('name', ''))}</code> ({e(p.get('in', ''))})" for p in params)
+                    + "</p>"
+                )
             codes = ", ".join(f"{e(str(k))} {e(v.get('description', ''))}" for k, v in op.get("responses", {}).items())
             if codes:
                 parts.append(f"<p>Answers: {codes}</p>")

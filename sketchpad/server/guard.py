@@ -12,6 +12,7 @@
 The body is read once here and replayed to the application; later receive() calls (e.g. a
 route waiting for the client to disconnect) go to the server as usual.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -31,8 +32,11 @@ def error_body(message: str, **extra) -> bytes:
 
 async def send_error(send, status: int, message: str, headers: dict | None = None) -> None:
     body = error_body(message)
-    hs = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-          (b"connection", b"close")]
+    hs = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
     hs += [(k.lower().encode(), str(v).encode()) for k, v in (headers or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": hs})
     await send({"type": "http.response.body", "body": body})
@@ -40,7 +44,7 @@ async def send_error(send, status: int, message: str, headers: dict | None = Non
 
 def _is_json(content_type: str | None) -> bool:
     if not content_type:
-        return True                     # FastAPI reads an untyped body as JSON too
+        return True  # FastAPI reads an untyped body as JSON too
     main = content_type.split(";")[0].strip().lower()
     return main == "application/json" or (main.startswith("application/") and main.endswith("+json"))
 
@@ -60,8 +64,9 @@ class RequestGuard:
             if not declared.strip().isdigit():
                 return await send_error(send, 400, f"bad Content-Length header {declared[:40]!r}")
             if int(declared) > self.max_body:
-                return await send_error(send, 413, f"request body of {int(declared):,} bytes is over the "
-                                                   f"{self.max_body:,}-byte limit")
+                return await send_error(
+                    send, 413, f"request body of {int(declared):,} bytes is over the {self.max_body:,}-byte limit"
+                )
         chunks, size = [], 0
         deadline = time.monotonic() + self.read_seconds
         while True:
@@ -70,12 +75,16 @@ class RequestGuard:
             except TimeoutError:
                 return await send_error(send, 408, f"the request body did not arrive within {self.read_seconds:g} s")
             if message["type"] == "http.disconnect":
-                return                          # nobody to answer
+                return  # nobody to answer
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                return await send_error(send, 413, f"request body of more than {self.max_body:,} bytes is over "
-                                                   f"the {self.max_body:,}-byte limit (counted as it arrived)")
+                return await send_error(
+                    send,
+                    413,
+                    f"request body of more than {self.max_body:,} bytes is over "
+                    f"the {self.max_body:,}-byte limit (counted as it arrived)",
+                )
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break

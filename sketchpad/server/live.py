@@ -1,5 +1,6 @@
 """A real server in a background thread on 127.0.0.1 (an ephemeral port by default), for the
 browser tests, the browser certification backend and the browser benchmark."""
+
 from __future__ import annotations
 
 import contextlib
@@ -20,9 +21,11 @@ def running(settings=None, port: int | None = None, timeout: float = 30):
     import uvicorn
 
     from .app import create_app
+
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
-                                          log_level="warning", access_log=False))
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    )
     thread = threading.Thread(target=server.run, name="sketchpad-server", daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
@@ -45,8 +48,10 @@ def page_server(model_dir, **settings):
     from pathlib import Path
 
     from .app import Settings
+
     with tempfile.TemporaryDirectory(prefix="sketchpad-page-") as tmp:
-        s = Settings(db_path=str(Path(tmp) / "certificates.sqlite"), model_dir=Path(model_dir),
-                     stepper="reference", **settings)
+        s = Settings(
+            db_path=str(Path(tmp) / "certificates.sqlite"), model_dir=Path(model_dir), stepper="reference", **settings
+        )
         with running(s) as url:
             yield url

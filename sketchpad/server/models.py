@@ -8,6 +8,7 @@ checked against the one rule (sketchpad.certify.policy) for that browser load an
 with a 4xx that says why when the rule does not hold.  Its environment is the sender's, which
 the server cannot see: the page compares it with its own.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from ..errors import InputError
 
-KEY_FILE = "onnx/model.onnx"       # what identifies a served model in the certificate registry
+KEY_FILE = "onnx/model.onnx"  # what identifies a served model in the certificate registry
 
 
 class UnknownModel(InputError):
@@ -34,6 +35,7 @@ class ServedModel:
     def find(cls, model_dir=None) -> ServedModel | None:
         if model_dir is None:
             from ..model import DEFAULT_MODEL_DIR
+
             if not (DEFAULT_MODEL_DIR / "adapter").is_dir():
                 return None
             model_dir = DEFAULT_MODEL_DIR
@@ -48,6 +50,7 @@ class ServedModel:
             if self.onnx_dir is None:
                 raise UnknownModel(f"the served model {self.model_dir} has no ONNX export, so no page runs it")
             from ..model.onnx_stepper import browser_manifest
+
             self._files = browser_manifest(self.model_dir).files
         return self._files
 
@@ -65,23 +68,39 @@ class ServedModel:
 
     def describe(self, store) -> dict:
         d = self.files() if self.onnx_dir else {}
-        return {"name": self.model_dir.name, "files": d, "key_digests": {KEY_FILE: d.get(KEY_FILE)},
-                "onnx": None if not self.meta else {
-                    "url": "/model/model.json", "sha256": self.meta["onnx_sha256"], "bytes": self.meta["onnx_bytes"],
-                    "dtype": self.meta["dtype"], "opset": self.meta.get("opset"), "parity": self.meta["parity"]},
-                "certificates": {k: summary(c) for k, c in self.certificates().items()},
-                "recorded_certificates": recorded(store, d.get(KEY_FILE)) if d else []}
+        return {
+            "name": self.model_dir.name,
+            "files": d,
+            "key_digests": {KEY_FILE: d.get(KEY_FILE)},
+            "onnx": None
+            if not self.meta
+            else {
+                "url": "/model/model.json",
+                "sha256": self.meta["onnx_sha256"],
+                "bytes": self.meta["onnx_bytes"],
+                "dtype": self.meta["dtype"],
+                "opset": self.meta.get("opset"),
+                "parity": self.meta["parity"],
+            },
+            "certificates": {k: summary(c) for k, c in self.certificates().items()},
+            "recorded_certificates": recorded(store, d.get(KEY_FILE)) if d else [],
+        }
 
 
 def recorded(store, key: str) -> list[dict]:
     """Summaries of the uploads recorded for the model `key`: claims, with who sent them."""
     from .store import StoreUnavailable
+
     try:
         rows = store.list(50, model_sha256=key)["certificates"]
     except StoreUnavailable:
         return []
-    return [dict(summary(r["certificate"]), id=r["id"], received_at=r["received_at"], client=r["client"],
-                 device=r["device"]) for r in rows]
+    return [
+        dict(
+            summary(r["certificate"]), id=r["id"], received_at=r["received_at"], client=r["client"], device=r["device"]
+        )
+        for r in rows
+    ]
 
 
 def _get(d, *path):
@@ -93,16 +112,23 @@ def _get(d, *path):
 def summary(cert: dict) -> dict:
     """The headline of a certificate (any shape: a stored row may be odd, a summary never fails)."""
     r = _get(cert, "predicate", "result")
-    return {"backend": _get(cert, "predicate", "backend", "name"),
-            "environment": _get(cert, "predicate", "environment"),
-            "passed": _get(r, "passed"), "views": _get(r, "views"), "passed_views": _get(r, "passed_views"),
-            "min_margin": _get(r, "min_margin"), "min_margin_view": _get(r, "min_margin_view"),
-            "gate": _get(cert, "predicate", "adapter", "gate"), "finished": _get(cert, "predicate", "time", "finished")}
+    return {
+        "backend": _get(cert, "predicate", "backend", "name"),
+        "environment": _get(cert, "predicate", "environment"),
+        "passed": _get(r, "passed"),
+        "views": _get(r, "views"),
+        "passed_views": _get(r, "passed_views"),
+        "min_margin": _get(r, "min_margin"),
+        "min_margin_view": _get(r, "min_margin_view"),
+        "gate": _get(cert, "predicate", "adapter", "gate"),
+        "finished": _get(cert, "predicate", "time", "finished"),
+    }
 
 
 def check_uploaded(cert, served: ServedModel | None) -> dict:
     """The rule on an uploaded browser certificate for `served`; returns what the store keeps."""
     from ..certify import policy
+
     if not isinstance(cert, dict):
         raise InputError("malformed certificate: not a JSON object")
     if served is None:
@@ -111,8 +137,15 @@ def check_uploaded(cert, served: ServedModel | None) -> dict:
     if not verdict.ok:
         unknown = {"subject-missing", "subject-digest"} & set(verdict.codes())
         cls = UnknownModel if unknown and len(verdict.codes()) == len(unknown) else InputError
-        hint = (" (the server records the page's certificates; a Python device keeps its own in its "
-                "certificate cache)") if "backend" in verdict.codes() else ""
+        hint = (
+            (" (the server records the page's certificates; a Python device keeps its own in its certificate cache)")
+            if "backend" in verdict.codes()
+            else ""
+        )
         raise cls(f"the certificate does not hold for the served model: {verdict.summary()}{hint}")
-    return {"model_sha256": served.key(), "backend": "browser", "passed": True,
-            "environment": cert["predicate"].get("environment")}
+    return {
+        "model_sha256": served.key(),
+        "backend": "browser",
+        "passed": True,
+        "environment": cert["predicate"].get("environment"),
+    }

@@ -11,6 +11,7 @@ that a request is refused at once with 503 and a Retry-After estimate, never lef
 Every request carries a Ticket: its deadline counts from admission (queue wait included) and
 its forward passes are capped, so one huge problem cannot hold the server.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -24,14 +25,15 @@ from .batcher import Batcher, Busy, OverTime, Ticket, TicketStepper, retry_after
 
 @dataclass
 class Capacity:
-    workers: int = 64                   # solves in progress at once (their batches are merged)
-    queue: int = 128                    # requests that may wait for a slot; more are refused (503)
-    seconds: float = 120.0              # time budget per request, queue wait included
-    forward_passes: int = 5_000_000     # forward-pass budget per request
-    max_rows: int = 512                 # rows per model call (a bigger batch is served in slices)
+    workers: int = 64  # solves in progress at once (their batches are merged)
+    queue: int = 128  # requests that may wait for a slot; more are refused (503)
+    seconds: float = 120.0  # time budget per request, queue wait included
+    forward_passes: int = 5_000_000  # forward-pass budget per request
+    max_rows: int = 512  # rows per model call (a bigger batch is served in slices)
 
     def check(self) -> Capacity:
         from ..errors import InputError
+
         for name, lo in (("workers", 1), ("queue", 0), ("forward_passes", 1), ("max_rows", 1)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
@@ -48,13 +50,13 @@ class SolveService:
         self.batcher: Batcher | None = None
         self.executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._started = False
-        self._waiters: collections.deque = collections.deque()    # futures of requests waiting for a slot
+        self._waiters: collections.deque = collections.deque()  # futures of requests waiting for a slot
         self.running = 0
         self.waiting = 0
         self.served = 0
         self.refused = 0
         self.over_budget = 0
-        self._mean = 1.0                 # recent mean seconds per solve (for Retry-After)
+        self._mean = 1.0  # recent mean seconds per solve (for Retry-After)
 
     def start(self) -> None:
         c = self.capacity
@@ -74,10 +76,17 @@ class SolveService:
 
     def stats(self) -> dict:
         c = self.capacity
-        return {"workers": c.workers, "queue": c.queue, "running": self.running, "waiting": self.waiting,
-                "served": self.served, "refused_busy": self.refused, "over_budget": self.over_budget,
-                "budget": {"seconds": c.seconds, "forward_passes": c.forward_passes},
-                "batcher": self.batcher.stats() if self.batcher else None}
+        return {
+            "workers": c.workers,
+            "queue": c.queue,
+            "running": self.running,
+            "waiting": self.waiting,
+            "served": self.served,
+            "refused_busy": self.refused,
+            "over_budget": self.over_budget,
+            "budget": {"seconds": c.seconds, "forward_passes": c.forward_passes},
+            "batcher": self.batcher.stats() if self.batcher else None,
+        }
 
     def retry_after(self) -> int:
         return retry_after(self._mean, self.waiting, self.capacity.workers)
@@ -87,12 +96,15 @@ class SolveService:
         c = self.capacity
         if not self._started:
             from .batcher import ShuttingDown
+
             raise ShuttingDown("the server is not ready yet", retry_after=2)
         if self.running + self.waiting >= c.workers + c.queue:
             self.refused += 1
-            raise Busy(f"the server is busy: {self.running} solves running and {self.waiting} waiting, the most it "
-                       f"takes (--workers {c.workers}, --queue {c.queue}); try again in a few seconds",
-                       retry_after=self.retry_after())
+            raise Busy(
+                f"the server is busy: {self.running} solves running and {self.waiting} waiting, the most it "
+                f"takes (--workers {c.workers}, --queue {c.queue}); try again in a few seconds",
+                retry_after=self.retry_after(),
+            )
         self.waiting += 1
         return Ticket(c.seconds, c.forward_passes)
 
@@ -105,11 +117,11 @@ class SolveService:
         ticket.solving_since = time.monotonic()
         loop = asyncio.get_running_loop()
         fut = loop.run_in_executor(self.executor, self._solve, ticket, expr, limits, parallel)
-        fut.add_done_callback(self._finished)      # the slot is free when the thread is, not before
+        fut.add_done_callback(self._finished)  # the slot is free when the thread is, not before
         try:
             return await asyncio.shield(fut)
         except asyncio.CancelledError:
-            ticket.cancel()                        # the thread stops at its next batch
+            ticket.cancel()  # the thread stops at its next batch
             raise
 
     # Slots are counted on the event loop's thread only (admit, run and the done callbacks all
@@ -125,7 +137,7 @@ class SolveService:
             done, _ = await asyncio.wait({waiter}, timeout=max(0.0, ticket.remaining()))
         except asyncio.CancelledError:
             if waiter.done() and not waiter.cancelled():
-                self._release()                    # handed a slot just as the client left: pass it on
+                self._release()  # handed a slot just as the client left: pass it on
             else:
                 waiter.cancel()
             raise
@@ -138,21 +150,21 @@ class SolveService:
                 pass
         if not done:
             self.over_budget += 1
-            ticket.check()                         # raises OverTime ("waiting for a free solve slot")
+            ticket.check()  # raises OverTime ("waiting for a free solve slot")
             raise OverTime("the request waited past its time budget", retry_after=self.retry_after())
 
     def _release(self) -> None:
         while self._waiters:
             w = self._waiters.popleft()
             if not w.done():
-                w.set_result(None)                 # the slot passes to it: running stays the same
+                w.set_result(None)  # the slot passes to it: running stays the same
                 return
         self.running -= 1
 
     def _finished(self, fut) -> None:
         self._release()
         if not fut.cancelled():
-            e = fut.exception()                    # retrieved here, so never "never retrieved"
+            e = fut.exception()  # retrieved here, so never "never retrieved"
             if e is None:
                 self.served += 1
             elif isinstance(e, OverTime) or getattr(e, "status", None) == 422:
@@ -160,6 +172,7 @@ class SolveService:
 
     def _solve(self, ticket: Ticket, expr: str, limits, parallel: bool):
         from ..solve import solve
+
         t = time.monotonic()
         sol = solve(expr, TicketStepper(self.batcher, ticket), limits=limits, parallel=parallel)
         self._mean = 0.8 * self._mean + 0.2 * (time.monotonic() - t)

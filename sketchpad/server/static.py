@@ -5,13 +5,20 @@ ONNX Runtime Web runs its wasm on several threads only when the page is cross-or
 Browsers refuse module scripts and streaming wasm compilation with a wrong MIME type, and
 Python's mimetypes table does not know .mjs or .onnx everywhere, so they are set here.
 """
+
 from __future__ import annotations
 
 import mimetypes
 
-for ext, mime in ((".mjs", "text/javascript"), (".js", "text/javascript"), (".wasm", "application/wasm"),
-                  (".onnx", "application/octet-stream"), (".json", "application/json"),
-                  (".jsonl", "application/x-ndjson"), (".map", "application/json")):
+for ext, mime in (
+    (".mjs", "text/javascript"),
+    (".js", "text/javascript"),
+    (".wasm", "application/wasm"),
+    (".onnx", "application/octet-stream"),
+    (".json", "application/json"),
+    (".jsonl", "application/x-ndjson"),
+    (".map", "application/json"),
+):
     mimetypes.add_type(mime, ext)
 
 ISOLATION_HEADERS = {
@@ -36,8 +43,10 @@ class IsolationHeaders:
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", ())}
-                message = {**message, "headers": [*message.get("headers", ()),
-                                                  *((k, v) for k, v in self.extra if k not in have)]}
+                message = {
+                    **message,
+                    "headers": [*message.get("headers", ()), *((k, v) for k, v in self.extra if k not in have)],
+                }
             await send(message)
 
         return await self.app(scope, receive, send_with_headers)

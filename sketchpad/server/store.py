@@ -16,6 +16,7 @@ so), never fatal: one bad row must not take the registry down.
 One connection per call: sqlite3 connections are not shared between threads, and uvicorn's
 thread pool answers requests concurrently.  WAL mode lets readers and one writer overlap.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -28,8 +29,8 @@ from .. import strictjson
 
 log = logging.getLogger("sketchpad.server")
 
-SCHEMA_VERSION = 2          # PRAGMA user_version of a database this server writes
-ROW_VERSION = 2             # the newest row format this server reads and writes
+SCHEMA_VERSION = 2  # PRAGMA user_version of a database this server writes
+ROW_VERSION = 2  # the newest row format this server reads and writes
 # Row formats: 1 (schema 1): id, sha256, received_at, model_sha256, backend, passed, body.
 #              2 (schema 2): + row_version, client, user_agent, device (the environment as reported).
 
@@ -44,14 +45,27 @@ CREATE TABLE IF NOT EXISTS certificates (
     body TEXT NOT NULL
 )
 """
-MIGRATIONS = {      # to version: statements (each only adds)
-    2: ["ALTER TABLE certificates ADD COLUMN row_version INTEGER NOT NULL DEFAULT 1",
+MIGRATIONS = {  # to version: statements (each only adds)
+    2: [
+        "ALTER TABLE certificates ADD COLUMN row_version INTEGER NOT NULL DEFAULT 1",
         "ALTER TABLE certificates ADD COLUMN client TEXT",
         "ALTER TABLE certificates ADD COLUMN user_agent TEXT",
-        "ALTER TABLE certificates ADD COLUMN device TEXT"],
+        "ALTER TABLE certificates ADD COLUMN device TEXT",
+    ],
 }
-COLUMNS = ("id", "sha256", "received_at", "model_sha256", "backend", "passed", "body", "row_version",
-           "client", "user_agent", "device")
+COLUMNS = (
+    "id",
+    "sha256",
+    "received_at",
+    "model_sha256",
+    "backend",
+    "passed",
+    "body",
+    "row_version",
+    "client",
+    "user_agent",
+    "device",
+)
 
 
 class StoreUnavailable(Exception):
@@ -61,7 +75,7 @@ class StoreUnavailable(Exception):
 class CertificateStore:
     def __init__(self, path: str | Path):
         self.path = str(path)
-        self.problem: str | None = None          # why the store is unusable, if it is
+        self.problem: str | None = None  # why the store is unusable, if it is
         self.schema_version = None
         try:
             if self.path != ":memory:":
@@ -75,25 +89,33 @@ class CertificateStore:
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30)
-        db.text_factory = bytes             # decode per row: one undecodable row must not fail a listing
+        db.text_factory = bytes  # decode per row: one undecodable row must not fail a listing
         return db
 
     def _migrate(self, db) -> int:
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        have = {r[1].decode() if isinstance(r[1], bytes) else r[1]
-                for r in db.execute("PRAGMA table_info(certificates)")}
+        have = {
+            r[1].decode() if isinstance(r[1], bytes) else r[1] for r in db.execute("PRAGMA table_info(certificates)")
+        }
         if not have:
             db.execute(SCHEMA_1)
             version = 1
         elif version == 0:
-            version = 1                     # a table made before versions were recorded
+            version = 1  # a table made before versions were recorded
         if version > SCHEMA_VERSION:
-            log.warning("sketchpad: the certificate database %s has schema %d, newer than this server's %d: "
-                        "reading the columns this server knows", self.path, version, SCHEMA_VERSION)
+            log.warning(
+                "sketchpad: the certificate database %s has schema %d, newer than this server's %d: "
+                "reading the columns this server knows",
+                self.path,
+                version,
+                SCHEMA_VERSION,
+            )
             return version
         for v in range(version + 1, SCHEMA_VERSION + 1):
-            have = {r[1].decode() if isinstance(r[1], bytes) else r[1]
-                    for r in db.execute("PRAGMA table_info(certificates)")}
+            have = {
+                r[1].decode() if isinstance(r[1], bytes) else r[1]
+                for r in db.execute("PRAGMA table_info(certificates)")
+            }
             for stmt in MIGRATIONS[v]:
                 column = stmt.split("ADD COLUMN ")[1].split()[0]
                 if column not in have:
@@ -106,8 +128,17 @@ class CertificateStore:
         if self.problem:
             raise StoreUnavailable(self.problem)
 
-    def add(self, cert: dict, model_sha256: str, backend: str, passed: bool, *, client: str | None = None,
-            user_agent: str | None = None, device=None) -> dict:
+    def add(
+        self,
+        cert: dict,
+        model_sha256: str,
+        backend: str,
+        passed: bool,
+        *,
+        client: str | None = None,
+        user_agent: str | None = None,
+        device=None,
+    ) -> dict:
         """Store a certificate (strict JSON: NaN or Infinity anywhere is a ValueError, never
         stored); the same bytes uploaded twice are stored once."""
         self._usable()
@@ -118,17 +149,29 @@ class CertificateStore:
         ua = (user_agent or "")[:300] or None
         try:
             with self._connect() as db:
-                row = db.execute("SELECT id, received_at, client FROM certificates WHERE sha256 = ?",
-                                 (digest,)).fetchone()
+                row = db.execute(
+                    "SELECT id, received_at, client FROM certificates WHERE sha256 = ?", (digest,)
+                ).fetchone()
                 if row:
-                    return {"id": row[0], "sha256": digest, "received_at": _text(row[1]), "client": _text(row[2]),
-                            "duplicate": True}
+                    return {
+                        "id": row[0],
+                        "sha256": digest,
+                        "received_at": _text(row[1]),
+                        "client": _text(row[2]),
+                        "duplicate": True,
+                    }
                 cur = db.execute(
                     "INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body, row_version, "
                     "client, user_agent, device) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (digest, stamp, model_sha256, backend, int(passed), body, ROW_VERSION, client, ua, device_json))
-                return {"id": cur.lastrowid, "sha256": digest, "received_at": stamp, "client": client,
-                        "duplicate": False}
+                    (digest, stamp, model_sha256, backend, int(passed), body, ROW_VERSION, client, ua, device_json),
+                )
+                return {
+                    "id": cur.lastrowid,
+                    "sha256": digest,
+                    "received_at": stamp,
+                    "client": client,
+                    "duplicate": False,
+                }
         except sqlite3.Error as e:
             raise StoreUnavailable(f"the certificate database {self.path} cannot be written: {e}") from e
 
@@ -147,9 +190,12 @@ class CertificateStore:
             with self._connect() as db:
                 have = [_text(r[1]) for r in db.execute("PRAGMA table_info(certificates)")]
                 cols = [c if c in have else f"NULL AS {c}" for c in COLUMNS]
-                rows = db.execute(f"SELECT {', '.join(cols)} FROM certificates "
-                                  + (f"WHERE {' AND '.join(where)} " if where else "")
-                                  + "ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+                rows = db.execute(
+                    f"SELECT {', '.join(cols)} FROM certificates "
+                    + (f"WHERE {' AND '.join(where)} " if where else "")
+                    + "ORDER BY id DESC LIMIT ?",
+                    (*args, limit),
+                ).fetchall()
         except sqlite3.Error as e:
             raise StoreUnavailable(f"the certificate database {self.path} cannot be read: {e}") from e
         out, skipped = [], []
@@ -166,7 +212,7 @@ def _text(x):
     if x is None or isinstance(x, str):
         return x
     if isinstance(x, bytes):
-        return x.decode("utf-8")            # UnicodeDecodeError is a ValueError: the row is skipped
+        return x.decode("utf-8")  # UnicodeDecodeError is a ValueError: the row is skipped
     raise TypeError(f"expected text, found {type(x).__name__}")
 
 
@@ -174,8 +220,9 @@ def _record(r: dict) -> dict:
     """One stored row as the API shows it; ValueError/TypeError when it cannot be read."""
     version = r["row_version"] if r["row_version"] is not None else 1
     if not isinstance(version, int) or not 1 <= version <= ROW_VERSION:
-        raise ValueError(f"row format {version!r} is not one this server reads (1..{ROW_VERSION}); "
-                         "written by a newer server?")
+        raise ValueError(
+            f"row format {version!r} is not one this server reads (1..{ROW_VERSION}); written by a newer server?"
+        )
     if not isinstance(r["id"], int):
         raise TypeError("no integer id")
     body = r["body"]
@@ -198,6 +245,13 @@ def _record(r: dict) -> dict:
             raise ValueError(f"the row has no {k}")
     if r["passed"] not in (0, 1):
         raise ValueError(f"passed is {r['passed']!r}, not 0 or 1")
-    return {"id": r["id"], **fields, "passed": bool(r["passed"]), "row_version": version,
-            "client": _text(r["client"]), "user_agent": _text(r["user_agent"]), "device": device,
-            "certificate": cert}
+    return {
+        "id": r["id"],
+        **fields,
+        "passed": bool(r["passed"]),
+        "row_version": version,
+        "client": _text(r["client"]),
+        "user_agent": _text(r["user_agent"]),
+        "device": device,
+        "certificate": cert,
+    }
