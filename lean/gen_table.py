@@ -124,6 +124,125 @@ def find_mul_witnesses(wanted: list[View]) -> dict:
     return _first_witnesses(wanted, inputs, mul_row_trace)
 
 
+# ------------------------------------------------------------------ issue 11 (lean2a): the driver
+# Mirrors of Sketchpad/Driver.lean, Compare.lean and Signed.lean for an arbitrary stepper `step`
+# (View -> Step).  Every function returns (result, log): the log is the list of (view, step)
+# pairs the run presents, in order (`Prog.log`), the result is `Prog.out`.  Signed numbers are
+# (sign cell, digit cells units first) pairs, as `SNum` in Lean.
+
+def drv_scan(step, n: int, op: str, xs: list, ys: list, c: str, carry_row: bool = True):
+    """`scanP n op xs ys c carryRow`: a column scan; without a carry row (compare, zero test,
+    increments) the third cell stays blank, as Python's `scan` with `carry=None` presents it.
+    Result and log are the same list (the scan's trace)."""
+    out = []
+    while n > 0:
+        v = View(op, _hd(xs), _hd(ys), c)
+        s = step(v)
+        out.append((v, s))
+        if s.next not in SCAN_OPS:
+            break
+        op, xs, ys, n = s.next, xs[1:], ys[1:], n - 1
+        c = s.flag if carry_row else BLANK
+    return out, list(out)
+
+
+def drv_rows(step, op: str, xs: list, ys: list):
+    """`rowsP op xs ys` (= `rowsTrace`): add_rows / sub_rows from the units column."""
+    return drv_scan(step, max(len(xs), len(ys)) + 3, op, xs, ys, BLANK)
+
+
+def drv_row_of(trace: list) -> list:
+    """`rowOf`: the non-blank symbols the steps wrote, column by column."""
+    return [s.sym for _, s in trace if s.sym != BLANK]
+
+
+def drv_last_sym(trace: list) -> str:
+    """`lastSym`: the symbol of the scan's last step (blank for an empty scan)."""
+    return trace[-1][1].sym if trace else BLANK
+
+
+def drv_canon(r: list) -> list:
+    """`canon` = procedures.canonical on a gap-free row: drop top zero cells, keep one."""
+    n = len(r)
+    while n > 1 and r[n - 1] == "0":
+        n -= 1
+    return r[:n]
+
+
+def drv_compare(step, xs: list, ys: list):
+    """`compareP xs ys` (compare_rows): a CMP= scan without carry row; the flag is the last
+    step's symbol."""
+    _, log = drv_scan(step, max(len(xs), len(ys)) + 3, "CMP=", xs, ys, BLANK, carry_row=False)
+    return drv_last_sym(log), log
+
+
+def drv_zero_test(step, xs: list):
+    """`zeroP xs` (zero_test): a ZT scan of one row; the flag is the last step's symbol."""
+    _, log = drv_scan(step, len(xs) + 3, "ZT", xs, [], BLANK, carry_row=False)
+    return drv_last_sym(log), log
+
+
+def drv_increment(step, xs: list, op: str = "INC"):
+    """`incP op xs` (increment): the written columns, then x's own cells above them."""
+    _, log = drv_scan(step, len(xs) + 3, op, xs, [], BLANK, carry_row=False)
+    return drv_row_of(log) + xs[len(log):], log
+
+
+def drv_mul(step, xs: list, ys: list):
+    """`mulP xs ys` (= `mulRun`): partial rows and shifted additions, one after another."""
+    if not ys:
+        return [], []
+    _, log = drv_scan(step, len(xs) + 3, "MUL", xs, [ys[0]] * (len(xs) + 3), BLANK)
+    acc = drv_row_of(log)
+    for j, d in enumerate(ys[1:], start=1):
+        _, t = drv_scan(step, len(xs) + 3, "MUL", xs, [d] * (len(xs) + 3), BLANK)
+        _, u = drv_rows(step, "ADD", acc, ["0"] * j + drv_row_of(t))
+        log += t + u
+        acc = drv_row_of(u)
+    return acc, log
+
+
+def drv_signed_add(step, op: str, a: tuple, b: tuple):
+    """`sgnAddP op a b` (signed_add; op SGN+ or SGN-)."""
+    (sa, xs), (sb, ys) = a, b
+    v = View(op, sa, sb, BLANK)
+    s = step(v)
+    log = [(v, s)]
+    if s.next == "ADD":
+        _, t = drv_rows(step, "ADD", xs, ys)
+        return (s.sym, drv_canon(drv_row_of(t))), log + t
+    fl, t = drv_compare(step, xs, ys)
+    log += t
+    v2 = View(op, sa, sb, fl)
+    s2 = step(v2)
+    log.append((v2, s2))
+    top, bottom = (ys, xs) if s2.next == "SWAP" else (xs, ys)
+    _, u = drv_rows(step, "SUB", top, bottom)
+    return (s2.sym, drv_canon(drv_row_of(u))), log + u
+
+
+def drv_signed_mul(step, a: tuple, b: tuple):
+    """`sgnMulP a b` (signed_mul)."""
+    (sa, xs), (sb, ys) = a, b
+    v = View("SGN*", sa, sb, BLANK)
+    s = step(v)
+    r, log = drv_mul(step, xs, ys)
+    return (s.sym, drv_canon(r)), [(v, s)] + log
+
+
+def drv_negate(step, a: tuple):
+    """`negP a` (negate): one NEG view; the digits are a's own cells."""
+    v = View("NEG", a[0], BLANK, BLANK)
+    s = step(v)
+    return (s.sym, a[1]), [(v, s)]
+
+
+def drv_value(n: tuple) -> int:
+    """`SNum.val`: the signed integer a sign cell and a digit row denote."""
+    m = sum(int(d) * 10 ** i for i, d in enumerate(n[1]) if d in "0123456789")
+    return -m if n[0] == "-" else m
+
+
 # ------------------------------------------------------------------ emission
 
 CELL_ORDER = list(CELL)          # the constructor order of `Cell` in Basic.lean

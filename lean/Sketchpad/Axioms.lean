@@ -35,6 +35,8 @@ import all Sketchpad.Correct
 import all Sketchpad.Compose
 import all Sketchpad.History
 import all Sketchpad.Perturb
+-- issue 11 (lean2a): the driver and the procedures it drives
+import all Sketchpad.Driver
 
 namespace Sketchpad.AxiomReport
 
@@ -99,6 +101,11 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.mul_exact,
   ``Sketchpad.mul_exact_correct,
   ``Sketchpad.compose_exact,
+  -- issue 11 (lean2a): the driver (Driver.lean)
+  ``Sketchpad.run_congr,
+  ``Sketchpad.run_agree,
+  ``Sketchpad.closed_bind,
+  ``Sketchpad.reduction_of,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]
