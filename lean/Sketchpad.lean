@@ -10,4 +10,6 @@ import Sketchpad.History
 import Sketchpad.Perturb
 -- issue 11 (lean2a): the driver and the procedures it drives
 import Sketchpad.Driver
+import Sketchpad.TableProc
+import Sketchpad.Compare
 import Sketchpad.Axioms

@@ -37,6 +37,8 @@ import all Sketchpad.History
 import all Sketchpad.Perturb
 -- issue 11 (lean2a): the driver and the procedures it drives
 import all Sketchpad.Driver
+import all Sketchpad.TableProc
+import all Sketchpad.Compare
 
 namespace Sketchpad.AxiomReport
 
@@ -106,6 +108,16 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.run_agree,
   ``Sketchpad.closed_bind,
   ``Sketchpad.reduction_of,
+  -- issue 11 (lean2a): comparison, zero test, increments (Compare.lean)
+  ``Sketchpad.compare_correct,
+  ``Sketchpad.reduction_compare,
+  ``Sketchpad.compare_exact_correct,
+  ``Sketchpad.zero_correct,
+  ``Sketchpad.reduction_zero,
+  ``Sketchpad.inc_correct,
+  ``Sketchpad.reduction_inc,
+  ``Sketchpad.add2_correct,
+  ``Sketchpad.reduction_add2,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]

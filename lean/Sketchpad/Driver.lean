@@ -193,6 +193,13 @@ theorem closed_bind (g : Stepper) (S : View → Prop) (A : α → Prop) (p : Pro
   · exact hp x e
   · exact hq _ hA x e
 
+/-- Exactness from closure: if the reference run of `p` presents only views of `S` and `f`
+agrees with the reference on `S`, `f` runs `p` exactly as the reference. -/
+theorem run_exact (f : Stepper) (S : View → Prop) (p : Prog α)
+    (hclosed : ∀ x ∈ log refStep p, S x.1) (hf : ∀ v, S v → f v = refStep v) :
+    out f p = out refStep p ∧ log f p = log refStep p :=
+  run_congr f refStep p (fun x hx => hf x.1 (hclosed x hx))
+
 /-! ### The reduction, for any family of programs -/
 
 /-- **Reduction (generic).** For programs `P i` on the inputs `D`: if every view the reference
@@ -277,6 +284,31 @@ theorem scanP_halt (f : Stepper) (n : Nat) (op : Op) (xs ys : List Cell) (c : Ce
   rw [scanP_succ, out_ask, log_ask, if_neg h']
   exact ⟨rfl, rfl⟩
 
+/-- One column that continues, with every piece named (the form the proofs rewrite with). -/
+theorem scanP_step (f : Stepper) (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell) (cr : Bool)
+    (v : View) (s : Step) (op' : Op) (c' : Cell)
+    (hv : (⟨op, hd xs, hd ys, c⟩ : View) = v) (hf : f v = s) (hn : s.next = op')
+    (hsc : op'.isScan = true) (hc : nextC cr s = c') :
+    out f (scanP (n + 1) op xs ys c cr) = (v, s) :: out f (scanP n op' (tl xs) (tl ys) c' cr) ∧
+    log f (scanP (n + 1) op xs ys c cr) = (v, s) :: log f (scanP n op' (tl xs) (tl ys) c' cr) := by
+  subst hv hf hn hc
+  exact scanP_cont f n op xs ys c cr hsc
+
+/-- The last column of a scan, with every piece named. -/
+theorem scanP_last (f : Stepper) (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell) (cr : Bool)
+    (v : View) (s : Step)
+    (hv : (⟨op, hd xs, hd ys, c⟩ : View) = v) (hf : f v = s) (hsc : s.next.isScan = false) :
+    out f (scanP (n + 1) op xs ys c cr) = [(v, s)] ∧ log f (scanP (n + 1) op xs ys c cr) = [(v, s)] := by
+  subst hv hf
+  exact scanP_halt f n op xs ys c cr hsc
+
+/-- A scan of at least one column presents at least one view. -/
+theorem scanP_ne_nil (f : Stepper) (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell) (cr : Bool) :
+    out f (scanP (n + 1) op xs ys c cr) ≠ [] := by
+  cases hs : (f ⟨op, hd xs, hd ys, c⟩).next.isScan with
+  | false => rw [(scanP_halt f n op xs ys c cr hs).1]; exact List.cons_ne_nil _ _
+  | true => rw [(scanP_cont f n op xs ys c cr hs).1]; exact List.cons_ne_nil _ _
+
 /-- A scan's result is its log. -/
 theorem scanP_log (f : Stepper) (n : Nat) : ∀ (op : Op) (xs ys : List Cell) (c : Cell) (cr : Bool),
     log f (scanP n op xs ys c cr) = out f (scanP n op xs ys c cr) := by
@@ -357,6 +389,14 @@ def lastSym : List (View × Step) → Cell
   | [] => .blank
   | [p] => p.2.sym
   | _ :: q :: t => lastSym (q :: t)
+
+theorem lastSym_cons (p : View × Step) (t : List (View × Step)) (h : t ≠ []) :
+    lastSym (p :: t) = lastSym t := by
+  cases t with
+  | nil => exact absurd rfl h
+  | cons q t => rfl
+
+theorem lastSym_single (p : View × Step) : lastSym [p] = p.2.sym := rfl
 
 /-! ### The small procedures every larger one uses (proofs in Sketchpad.Compare) -/
 
