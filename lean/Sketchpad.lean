@@ -12,4 +12,5 @@ import Sketchpad.Perturb
 import Sketchpad.Driver
 import Sketchpad.TableProc
 import Sketchpad.Compare
+import Sketchpad.Signed
 import Sketchpad.Axioms

@@ -39,6 +39,7 @@ import all Sketchpad.Perturb
 import all Sketchpad.Driver
 import all Sketchpad.TableProc
 import all Sketchpad.Compare
+import all Sketchpad.Signed
 
 namespace Sketchpad.AxiomReport
 
