@@ -119,6 +119,15 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.reduction_inc,
   ``Sketchpad.add2_correct,
   ``Sketchpad.reduction_add2,
+  -- issue 11 (lean2a): signed procedures (Signed.lean)
+  ``Sketchpad.signed_add_correct,
+  ``Sketchpad.signed_sub_correct,
+  ``Sketchpad.reduction_signed_add,
+  ``Sketchpad.reduction_signed_sub,
+  ``Sketchpad.neg_correct,
+  ``Sketchpad.reduction_neg,
+  ``Sketchpad.signed_mul_correct,
+  ``Sketchpad.reduction_signed_mul,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]

@@ -681,4 +681,433 @@ theorem reduction_neg (f : Stepper) :
       exact wit_of_list _ _ W_NEG
         (fun w hw => ⟨SNum.wf_of_wfb _ (W_NEG_ok w hw).1, (W_NEG_ok w hw).2⟩) v hv) f
 
+/-! ### Signed multiplication: the program -/
+
+/-- Long multiplication as a program (`= mulRun`, `mulP_eq`): after the first partial row, for
+each further digit `d` of the multiplier (column `j`), the row `x · d`, then its addition, shifted
+by `j`, to the running total. -/
+def mulGoP (xs : List Cell) : Nat → List Cell → List Cell → Prog (List Cell)
+  | _, acc, [] => done acc
+  | j, acc, d :: ds =>
+    (mulRowP xs d).bind fun t =>
+      (rowsP .ADD acc (shiftRow j (rowOf t))).bind fun u => mulGoP xs (j + 1) (rowOf u) ds
+
+/-- `product_rows` (sequential mode; see lean/README.md for the order of the scans). -/
+def mulP (xs : List Cell) : List Cell → Prog (List Cell)
+  | [] => done []
+  | d :: ds => (mulRowP xs d).bind fun t => mulGoP xs 1 (rowOf t) ds
+
+theorem mulGoP_eq (f : Stepper) (xs : List Cell) : ∀ (ds : List Cell) (j : Nat) (acc : List Cell),
+    out f (mulGoP xs j acc ds) = (mulGo f xs j acc ds).1 ∧
+    log f (mulGoP xs j acc ds) = (mulGo f xs j acc ds).2 := by
+  intro ds
+  induction ds with
+  | nil => intro j acc; exact ⟨rfl, rfl⟩
+  | cons d ds ih =>
+    intro j acc
+    obtain ⟨h1, h2⟩ := ih (j + 1) (rowOf (rowsTrace f .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d)))))
+    have e : mulGoP xs j acc (d :: ds) = (mulRowP xs d).bind (fun t =>
+        (rowsP .ADD acc (shiftRow j (rowOf t))).bind fun u => mulGoP xs (j + 1) (rowOf u) ds) := rfl
+    rw [e]
+    refine ⟨?_, ?_⟩
+    · rw [out_bind, mulRowP_out]
+      show out f ((rowsP .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d)))).bind
+        fun u => mulGoP xs (j + 1) (rowOf u) ds) = _
+      rw [out_bind, rowsP_out]
+      exact h1
+    · rw [log_bind, mulRowP_log, mulRowP_out]
+      show mulRowTrace f xs d ++ log f ((rowsP .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d)))).bind
+        fun u => mulGoP xs (j + 1) (rowOf u) ds) = _
+      rw [log_bind, rowsP_log, rowsP_out]
+      show mulRowTrace f xs d ++ (rowsTrace f .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d))) ++
+        log f (mulGoP xs (j + 1) (rowOf (rowsTrace f .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d))))) ds)) = _
+      rw [h2, ← List.append_assoc]
+      rfl
+
+theorem mulP_eq (f : Stepper) (xs ys : List Cell) :
+    out f (mulP xs ys) = (mulRun f xs ys).1 ∧ log f (mulP xs ys) = (mulRun f xs ys).2 := by
+  cases ys with
+  | nil => exact ⟨rfl, rfl⟩
+  | cons d ds =>
+    obtain ⟨h1, h2⟩ := mulGoP_eq f xs ds 1 (rowOf (mulRowTrace f xs d))
+    have e : mulP xs (d :: ds) = (mulRowP xs d).bind (fun t => mulGoP xs 1 (rowOf t) ds) := rfl
+    rw [e]
+    refine ⟨?_, ?_⟩
+    · rw [out_bind, mulRowP_out]
+      exact h1
+    · rw [log_bind, mulRowP_log, mulRowP_out]
+      show mulRowTrace f xs d ++ log f (mulGoP xs 1 (rowOf (mulRowTrace f xs d)) ds) = _
+      rw [h2]
+      rfl
+
+def mulSignK (s : Step) (r : List Cell) : Prog SNum := done (s.sym, canon r)
+
+def sgnMulK (a b : SNum) (s : Step) : Prog SNum := (mulP a.2 b.2).bind (mulSignK s)
+
+/-- `signed_mul`: a `SGN*` view (its symbol is the result's sign), then the product of the
+magnitudes. -/
+def sgnMulP (a b : SNum) : Prog SNum := ask ⟨.SGNMUL, a.1, b.1, .blank⟩ (sgnMulK a b)
+
+theorem sgnMulP_eq (f : Stepper) (a b : SNum) :
+    out f (sgnMulP a b) = ((f ⟨.SGNMUL, a.1, b.1, .blank⟩).sym, canon (mulRun f a.2 b.2).1) ∧
+    log f (sgnMulP a b) =
+      (⟨.SGNMUL, a.1, b.1, .blank⟩, f ⟨.SGNMUL, a.1, b.1, .blank⟩) :: (mulRun f a.2 b.2).2 := by
+  unfold sgnMulP
+  rw [out_ask, log_ask, sgnMulK, out_bind, log_bind, (mulP_eq f a.2 b.2).1, (mulP_eq f a.2 b.2).2]
+  refine ⟨rfl, ?_⟩
+  show _ :: ((mulRun f a.2 b.2).2 ++ []) = _
+  rw [List.append_nil]
+
+/-! ### Lengths in a long multiplication (for the exact view set of its additions) -/
+
+theorem pow10_pos : ∀ n : Nat, 0 < 10 ^ n
+  | 0 => by decide
+  | n + 1 => by
+    rw [Nat.pow_succ]
+    have := pow10_pos n
+    omega
+
+theorem max_eq_or (a b : Nat) : (max a b = a ∧ b ≤ a) ∨ (max a b = b ∧ a ≤ b) := by
+  by_cases h : a ≤ b
+  · exact Or.inr ⟨Nat.max_eq_right h, h⟩
+  · exact Or.inl ⟨Nat.max_eq_left (by omega), by omega⟩
+
+/-- The reference addition writes at most one cell more than its longer operand, and only when
+the sum reaches `10^max`. -/
+theorem add_len_aux (n : Nat) : ∀ (xs ys : List Cell) (c : Cell),
+    Digits xs → Digits ys → c ∈ carries → xs.length + 2 ≤ n → ys.length + 2 ≤ n →
+    (rowOf (trace refStep n .ADD xs ys c)).length ≤ max xs.length ys.length + 1 ∧
+    ((rowOf (trace refStep n .ADD xs ys c)).length = max xs.length ys.length + 1 →
+      10 ^ (max xs.length ys.length) ≤ rowVal xs + rowVal ys + c.val) := by
+  induction n with
+  | zero => intro xs ys c _ _ _ hnx _; omega
+  | succ n ih =>
+    intro xs ys c hx hy hc hnx hny
+    by_cases hxy : xs = [] ∧ ys = []
+    · obtain ⟨rfl, rfl⟩ := hxy
+      rcases mem_carries hc with rfl | rfl
+      · rw [trace_last refStep n .ADD [] [] .blank ⟨.ADD, .blank, .blank, .blank⟩
+          ⟨.blank, .blank, .HALT⟩ rfl add_view_halt rfl]
+        refine ⟨?_, ?_⟩ <;> decide
+      · obtain ⟨m, rfl⟩ : ∃ m, n = m + 1 := ⟨n - 1, by
+          have h0 : ([] : List Cell).length = 0 := rfl
+          omega⟩
+        rw [trace_step refStep (m + 1) .ADD [] [] .d1 ⟨.ADD, .blank, .blank, .d1⟩
+          ⟨.d1, .blank, .ADD⟩ .ADD [] [] .blank rfl add_view_carry rfl rfl rfl rfl rfl,
+          trace_last refStep m .ADD [] [] .blank ⟨.ADD, .blank, .blank, .blank⟩
+          ⟨.blank, .blank, .HALT⟩ rfl add_view_halt rfl]
+        refine ⟨?_, ?_⟩ <;> decide
+    · have hne : ¬(hd xs = .blank ∧ hd ys = .blank ∧ c = .blank) := by
+        intro ⟨h1, h2, _⟩
+        exact hxy ⟨eq_nil_of_hd_blank hx h1, eq_nil_of_hd_blank hy h2⟩
+      have hcol := add_col (hd xs) (hd_mem_db hx) (hd ys) (hd_mem_db hy) c hc hne
+      have ha9 := Cell.val_le (hd xs)
+      have hb9 := Cell.val_le (hd ys)
+      have hc1 := carries_val_le hc
+      have hlx := len_tl xs
+      have hly := len_tl ys
+      have hpos : 1 ≤ xs.length ∨ 1 ≤ ys.length := by
+        cases xs with
+        | nil =>
+          cases ys with
+          | nil => exact (hxy ⟨rfl, rfl⟩).elim
+          | cons y ys' => right; show 1 ≤ ys'.length + 1; omega
+        | cons x xs' => left; show 1 ≤ xs'.length + 1; omega
+      obtain ⟨ihl, ihp⟩ := ih (tl xs) (tl ys) (Cell.carry (((hd xs).val + (hd ys).val + c.val) / 10))
+        (digits_tl hx) (digits_tl hy) (carry_mem_carries _ (by omega)) (by omega) (by omega)
+      rw [trace_step refStep n .ADD xs ys c ⟨.ADD, hd xs, hd ys, c⟩ _ .ADD (tl xs) (tl ys)
+        (Cell.carry (((hd xs).val + (hd ys).val + c.val) / 10)) rfl hcol rfl rfl rfl rfl rfl,
+        rowOf_digit_mod, List.length_cons]
+      have hM : max xs.length ys.length = max (tl xs).length (tl ys).length + 1 := by
+        rcases max_eq_or xs.length ys.length with ⟨e1, _⟩ | ⟨e1, _⟩ <;>
+          rcases max_eq_or (tl xs).length (tl ys).length with ⟨e2, _⟩ | ⟨e2, _⟩ <;> omega
+      rw [hM]
+      refine ⟨by omega, ?_⟩
+      intro hl
+      have hp := ihp (by omega)
+      have hcv := Cell.val_carry (((hd xs).val + (hd ys).val + c.val) / 10) (by omega)
+      rw [hcv] at hp
+      rw [Nat.pow_succ, rowVal_hd_tl xs, rowVal_hd_tl ys]
+      omega
+
+theorem add_len (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
+    (rowOf (addTrace refStep xs ys)).length ≤ max xs.length ys.length + 1 ∧
+    ((rowOf (addTrace refStep xs ys)).length = max xs.length ys.length + 1 →
+      10 ^ (max xs.length ys.length) ≤ rowVal xs + rowVal ys) := by
+  obtain ⟨h1, h2⟩ := add_len_aux (max xs.length ys.length + 3) xs ys .blank hx hy (by decide)
+    (by have := Nat.le_max_left xs.length ys.length; omega)
+    (by have := Nat.le_max_right xs.length ys.length; omega)
+  have e : Cell.blank.val = 0 := rfl
+  rw [e, Nat.add_zero] at h2
+  exact ⟨h1, h2⟩
+
+/-- A partial-product row has one cell per digit of `x`, plus at most a final carry. -/
+theorem mul_row_len_aux (d : Cell) (hd : d.isDigit = true) (n : Nat) : ∀ (xs : List Cell) (c : Cell),
+    Digits xs → c ∈ mulCarries → mulOK d c = true → xs.length + 2 ≤ n →
+    xs.length ≤ (rowOf (trace refStep n .MUL xs (List.replicate n d) c)).length ∧
+    (rowOf (trace refStep n .MUL xs (List.replicate n d) c)).length ≤ xs.length + 1 := by
+  have hdm : d ∈ digitCells := Cell.mem_digitCells_of_isDigit d hd
+  induction n with
+  | zero => intro xs c _ _ _ hn; omega
+  | succ n ih =>
+    intro xs c hx hc hok hn
+    cases xs with
+    | nil =>
+      by_cases hcb : c = .blank
+      · subst hcb
+        rw [trace_last refStep n .MUL [] (List.replicate (n + 1) d) .blank ⟨.MUL, .blank, d, .blank⟩
+          ⟨.blank, .blank, .HALT⟩ rfl (mul_halt d hdm) rfl]
+        rw [rowOf_cons_of_eq (⟨.MUL, .blank, d, .blank⟩, ⟨.blank, .blank, .HALT⟩) [] rfl]
+        exact ⟨Nat.zero_le _, Nat.zero_le _⟩
+      · obtain ⟨m, rfl⟩ : ∃ m, n = m + 1 := ⟨n - 1, by
+          have h0 : ([] : List Cell).length = 0 := rfl
+          omega⟩
+        rw [trace_step refStep (m + 1) .MUL [] (List.replicate (m + 1 + 1) d) c ⟨.MUL, .blank, d, c⟩
+          ⟨c, .blank, .MUL⟩ .MUL [] (List.replicate (m + 1) d) .blank rfl
+          (mul_end d hdm c hc hok hcb) rfl rfl rfl rfl rfl,
+          trace_last refStep m .MUL [] (List.replicate (m + 1) d) .blank ⟨.MUL, .blank, d, .blank⟩
+          ⟨.blank, .blank, .HALT⟩ rfl (mul_halt d hdm) rfl]
+        rw [rowOf_cons_of_ne (⟨.MUL, .blank, d, c⟩, ⟨c, .blank, .MUL⟩) _ hcb,
+          rowOf_cons_of_eq (⟨.MUL, .blank, d, .blank⟩, ⟨.blank, .blank, .HALT⟩) [] rfl]
+        exact ⟨Nat.zero_le _, Nat.le_refl 1⟩
+    | cons x xs' =>
+      obtain ⟨hxd, hxs'⟩ := digits_cons hx
+      have hxdb : x ∈ db := Cell.mem_db_of_isDigit x hxd
+      have hxnb : x ≠ .blank := Cell.ne_blank_of_isDigit hxd
+      obtain ⟨hcol, hlt, hcm, hok'⟩ := mul_col x hxdb d hdm c hc hok hxnb
+      have hlen : xs'.length + 2 ≤ n := by
+        have : (x :: xs').length = xs'.length + 1 := rfl
+        omega
+      obtain ⟨ih1, ih2⟩ := ih xs' (Cell.carry ((x.val * d.val + c.val) / 10)) hxs' hcm hok' hlen
+      rw [trace_step refStep n .MUL (x :: xs') (List.replicate (n + 1) d) c ⟨.MUL, x, d, c⟩ _ .MUL xs'
+        (List.replicate n d) (Cell.carry ((x.val * d.val + c.val) / 10)) rfl hcol rfl rfl rfl rfl rfl,
+        rowOf_digit_mod, List.length_cons, List.length_cons]
+      exact ⟨by omega, by omega⟩
+
+theorem mul_row_len (xs : List Cell) (d : Cell) (hx : Digits xs) (hd : d.isDigit = true) :
+    xs.length ≤ (rowOf (mulRowTrace refStep xs d)).length ∧
+    (rowOf (mulRowTrace refStep xs d)).length ≤ xs.length + 1 :=
+  mul_row_len_aux d hd (xs.length + 3) xs .blank hx (by decide) (mulOK_blank d) (by omega)
+
+/-! ### The ADD views of a long multiplication -/
+
+/-- An `ADD` view where the running total is no longer than the shifted row added to it: never a
+digit over a blank. -/
+def mulAddOK (v : View) : Prop := ¬(v.a ≠ .blank ∧ v.b = .blank)
+
+instance : DecidablePred mulAddOK := fun v =>
+  inferInstanceAs (Decidable (¬(v.a ≠ .blank ∧ v.b = .blank)))
+
+/-- The 222 `ADD` views a long multiplication presents. -/
+def V_MULADD : List View := V_ADD.filter fun v => decide (mulAddOK v)
+
+theorem add_le_closed (n : Nat) : ∀ (xs ys : List Cell) (c : Cell), Digits xs → Digits ys →
+    c ∈ carries → xs.length ≤ ys.length → ∀ p ∈ trace refStep n .ADD xs ys c, p.1 ∈ V_MULADD := by
+  intro xs ys c hx hy hc hle
+  refine trace_inv refStep (fun v => v ∈ V_MULADD)
+    (fun _ o xs' ys' c' => o = .ADD ∧ Digits xs' ∧ Digits ys' ∧ c' ∈ carries ∧
+      xs'.length ≤ ys'.length) ?_ ?_ n .ADD xs ys c ⟨rfl, hx, hy, hc, hle⟩
+  · intro m o xs' ys' c' hI
+    obtain ⟨ho, hx', hy', hc', hle'⟩ := hI
+    subst ho
+    refine List.mem_filter.mpr ⟨add_grid_in_V _ (hd_mem_db hx') _ (hd_mem_db hy') c' hc',
+      decide_eq_true ?_⟩
+    show ¬(hd xs' ≠ .blank ∧ hd ys' = .blank)
+    intro ⟨h1, h2⟩
+    have e := eq_nil_of_hd_blank hy' h2
+    subst e
+    cases xs' with
+    | nil => exact h1 rfl
+    | cons x r =>
+      have : (x :: r).length = r.length + 1 := rfl
+      have h0 : ([] : List Cell).length = 0 := rfl
+      omega
+  · intro m o xs' ys' c' hI hs
+    obtain ⟨ho, hx', hy', hc', hle'⟩ := hI
+    subst ho
+    obtain ⟨h1, h2⟩ := add_grid_closed _ (hd_mem_db hx') _ (hd_mem_db hy') c' hc' hs
+    refine ⟨h1, digits_tl hx', digits_tl hy', h2, ?_⟩
+    have := len_tl xs'
+    have := len_tl ys'
+    omega
+
+/-- The invariant of the running total: no longer than `j + |x|` cells, below `10^(j + |x|)`. -/
+theorem mulGo_closed (xs : List Cell) (hx : Digits xs) : ∀ (ds : List Cell) (j : Nat) (acc : List Cell),
+    Digits ds → Digits acc → acc.length ≤ j + xs.length → rowVal acc < 10 ^ (j + xs.length) →
+    ∀ p ∈ (mulGo refStep xs j acc ds).2, p.1 ∈ V_MUL ∨ p.1 ∈ V_MULADD := by
+  intro ds
+  induction ds with
+  | nil => intro j acc _ _ _ _ p hp; cases hp
+  | cons d ds ih =>
+    intro j acc hds hacc hlen hval p hp
+    obtain ⟨hd, hds'⟩ := digits_cons hds
+    have hrow : Digits (shiftRow j (rowOf (mulRowTrace refStep xs d))) :=
+      digits_shift j _ (mul_row_digits xs d hx hd)
+    obtain ⟨hl1, hl2⟩ := mul_row_len xs d hx hd
+    have hslen : (shiftRow j (rowOf (mulRowTrace refStep xs d))).length =
+        j + (rowOf (mulRowTrace refStep xs d)).length := by
+      unfold shiftRow
+      rw [List.length_append, len_replicate]
+    have hstep : (mulGo refStep xs j acc (d :: ds)).2 = mulRowTrace refStep xs d ++
+        addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))) ++
+        (mulGo refStep xs (j + 1)
+          (rowOf (addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))))) ds).2 := rfl
+    rw [hstep] at hp
+    rcases List.mem_append.mp hp with hp' | hp'
+    · rcases List.mem_append.mp hp' with e | e
+      · exact Or.inl (mul_sound d hd _ xs .blank hx (by decide) (mulOK_blank d) p e)
+      · exact Or.inr (add_le_closed _ acc _ .blank hacc hrow (by decide) (by omega) p e)
+    · -- the next running total keeps the invariant
+      obtain ⟨va, da, _⟩ := add_correct acc (shiftRow j (rowOf (mulRowTrace refStep xs d))) hacc hrow
+      obtain ⟨vm, _, _⟩ := mul_row_correct xs d hx hd
+      have vs : rowVal (shiftRow j (rowOf (mulRowTrace refStep xs d))) =
+          10 ^ j * (rowVal xs * d.val) := by
+        rw [rowVal_shift, vm]
+      have hxlt := rowVal_lt_pow xs
+      have hT : 10 ^ j * rowVal xs + 10 ^ j ≤ 10 ^ (j + xs.length) := by
+        have h := Nat.mul_le_mul_left (10 ^ j) (Nat.succ_le_of_lt hxlt)
+        rw [Nat.mul_succ, ← Nat.pow_add] at h
+        exact h
+      have hTd : 10 ^ j * (rowVal xs * d.val) ≤ 10 ^ j * rowVal xs * 9 := by
+        rw [← Nat.mul_assoc]
+        exact Nat.mul_le_mul_left _ (Cell.val_le d)
+      have hP := pow10_pos j
+      have hval' : rowVal (rowOf (addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))))) <
+          10 ^ (j + 1 + xs.length) := by
+        rw [va, vs, show j + 1 + xs.length = (j + xs.length) + 1 by omega, Nat.pow_succ]
+        omega
+      have hlen' : (rowOf (addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))))).length ≤
+          j + 1 + xs.length := by
+        obtain ⟨hal1, hal2⟩ := add_len acc (shiftRow j (rowOf (mulRowTrace refStep xs d))) hacc hrow
+        by_cases hc : (rowOf (addTrace refStep acc
+            (shiftRow j (rowOf (mulRowTrace refStep xs d))))).length ≤ j + 1 + xs.length
+        · exact hc
+        · exfalso
+          have hmx : max acc.length (shiftRow j (rowOf (mulRowTrace refStep xs d))).length =
+              j + 1 + xs.length := by
+            rcases max_eq_or acc.length (shiftRow j (rowOf (mulRowTrace refStep xs d))).length
+              with ⟨e1, _⟩ | ⟨e1, _⟩ <;> omega
+          have hpow := hal2 (by omega)
+          rw [hmx, ← va] at hpow
+          omega
+      exact ih (j + 1) _ hds' (add_digits acc _ hacc hrow) hlen' (by rw [show j + 1 + xs.length = j + 1 + xs.length from rfl]; exact hval') p hp'
+
+/-- Every view the reference long multiplication presents is a `MUL` view of V or one of the
+222 `ADD` views of `V_MULADD`. -/
+theorem mul_closed (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
+    ∀ p ∈ (mulRun refStep xs ys).2, p.1 ∈ V_MUL ∨ p.1 ∈ V_MULADD := by
+  cases ys with
+  | nil => intro p hp; cases hp
+  | cons d ds =>
+    obtain ⟨hd, hds⟩ := digits_cons hy
+    intro p hp
+    have hstep : (mulRun refStep xs (d :: ds)).2 = mulRowTrace refStep xs d ++
+        (mulGo refStep xs 1 (rowOf (mulRowTrace refStep xs d)) ds).2 := rfl
+    rw [hstep] at hp
+    rcases List.mem_append.mp hp with e | e
+    · exact Or.inl (mul_sound d hd _ xs .blank hx (by decide) (mulOK_blank d) p e)
+    · obtain ⟨_, hl2⟩ := mul_row_len xs d hx hd
+      obtain ⟨vm, dm, _⟩ := mul_row_correct xs d hx hd
+      refine mulGo_closed xs hx ds 1 _ hds dm (by omega) ?_ p e
+      rw [vm, show 1 + xs.length = xs.length + 1 by omega, Nat.pow_succ]
+      have := rowVal_lt_pow xs
+      have : rowVal xs * d.val ≤ rowVal xs * 9 := Nat.mul_le_mul_left _ (Cell.val_le d)
+      omega
+
+/-! ### Signed multiplication: correctness and reduction -/
+
+/-- The views of a signed multiplication: the 4 `SGN*` views, the 506 `MUL` views and the 222
+`ADD` views of `V_MULADD`. -/
+def VSMUL (v : View) : Prop := v ∈ V_SGNMUL ∨ v ∈ V_MUL ∨ v ∈ V_MULADD
+
+theorem sgnMul_closed (a b : SNum) (ha : a.WF) (hb : b.WF) :
+    ∀ x ∈ log refStep (sgnMulP a b), VSMUL x.1 := by
+  rw [(sgnMulP_eq refStep a b).2]
+  intro x hx
+  rcases List.mem_cons.mp hx with e | e
+  · subst e
+    exact Or.inl (sgn_mul a.1 (SNum.sign_mem ha) b.1 (SNum.sign_mem hb)).2
+  · rcases mul_closed a.2 b.2 ha.2 hb.2 x e with h | h
+    · exact Or.inr (Or.inl h)
+    · exact Or.inr (Or.inr h)
+
+theorem mulRun_val (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
+    rowVal (mulRun refStep xs ys).1 = rowVal xs * rowVal ys ∧ Digits (mulRun refStep xs ys).1 := by
+  cases ys with
+  | nil => exact ⟨by show 0 = rowVal xs * 0; rw [Nat.mul_zero], digits_nil⟩
+  | cons d ds => exact mul_correct xs (d :: ds) hx hy (List.cons_ne_nil d ds)
+
+/-- **Correctness (signed multiplication).** For signed numbers `a`, `b` (digit rows of any
+lengths), the reference signed multiplication writes a signed number denoting `a · b` (a zero
+product takes the sign the `SGN*` step gives, `-0` for `-a · 0`, as Python does; it denotes 0). -/
+theorem signed_mul_correct (a b : SNum) (ha : a.WF) (hb : b.WF) :
+    (out refStep (sgnMulP a b)).WF ∧ (out refStep (sgnMulP a b)).val = a.val * b.val := by
+  rw [(sgnMulP_eq refStep a b).1]
+  obtain ⟨hstep, _⟩ := sgn_mul a.1 (SNum.sign_mem ha) b.1 (SNum.sign_mem hb)
+  rw [hstep]
+  obtain ⟨hv, hd⟩ := mulRun_val a.2 b.2 ha.2 hb.2
+  refine ⟨⟨?_, canon_digits _ hd⟩, ?_⟩
+  · show (if a.1 = b.1 then Cell.plus else Cell.minus) = .plus ∨
+      (if a.1 = b.1 then Cell.plus else Cell.minus) = .minus
+    by_cases h : a.1 = b.1
+    · rw [if_pos h]; exact Or.inl rfl
+    · rw [if_neg h]; exact Or.inr rfl
+  · show sval (if a.1 = b.1 then Cell.plus else Cell.minus) (rowVal (canon (mulRun refStep a.2 b.2).1)) =
+      sval a.1 (rowVal a.2) * sval b.1 (rowVal b.2)
+    rw [canon_val, hv]
+    rcases ha.1 with e1 | e1 <;> rcases hb.1 with e2 | e2 <;> rw [e1, e2]
+    · rw [if_pos rfl, sval_plus, sval_plus, sval_plus, Int.natCast_mul]
+    · rw [if_neg (show ¬ (Cell.plus = Cell.minus) by decide), sval_minus, sval_minus, sval_plus,
+        Int.natCast_mul, Int.mul_neg]
+    · rw [if_neg (show ¬ (Cell.minus = Cell.plus) by decide), sval_minus, sval_minus, sval_plus,
+        Int.natCast_mul, Int.neg_mul]
+    · rw [if_pos rfl, sval_plus, sval_minus, sval_minus, Int.neg_mul_neg, Int.natCast_mul]
+
+theorem W_SGNMUL_fst : W_SGNMUL.map Prod.fst = V_SGNMUL := by decide +kernel
+
+theorem W_SGNMUL_ok : ∀ w ∈ W_SGNMUL, (SNum.wfb w.2.1 = true ∧ SNum.wfb w.2.2 = true) ∧
+    w.1 ∈ Prog.views refStep (sgnMulP w.2.1 w.2.2) := by decide +kernel
+
+theorem W_MULADD_fst : W_MULADD.map Prod.fst = V_MULADD := by decide +kernel
+
+theorem W_MULADD_ok : ∀ w ∈ W_MULADD, allDigits w.2.1 = true ∧ allDigits w.2.2 = true ∧
+    w.1 ∈ (mulRun refStep w.2.1 w.2.2).2.map Prod.fst := by decide +kernel
+
+theorem sgnMul_wit :
+    ∀ v, VSMUL v → ∃ i : SNum × SNum, (i.1.WF ∧ i.2.WF) ∧ v ∈ Prog.views refStep (sgnMulP i.1 i.2) := by
+  intro v hv
+  rcases hv with h | h | h
+  · rw [← W_SGNMUL_fst] at h
+    obtain ⟨w, hw, rfl⟩ := List.mem_map.mp h
+    obtain ⟨⟨h1, h2⟩, h3⟩ := W_SGNMUL_ok w hw
+    exact ⟨w.2, ⟨SNum.wf_of_wfb _ h1, SNum.wf_of_wfb _ h2⟩, h3⟩
+  · rw [← W_MUL_fst] at h
+    obtain ⟨w, hw, rfl⟩ := List.mem_map.mp h
+    obtain ⟨hx, hd, hpres⟩ := W_MUL_ok w hw
+    refine ⟨((.plus, w.2.1), (.plus, [w.2.2])),
+      ⟨⟨Or.inl rfl, hx⟩, ⟨Or.inl rfl, digits_cons_intro hd digits_nil⟩⟩, ?_⟩
+    rw [Prog.views, (sgnMulP_eq refStep _ _).2, List.map_cons]
+    apply List.mem_cons_of_mem
+    show w.1 ∈ (mulRowTrace refStep w.2.1 w.2.2 ++ []).map Prod.fst
+    rw [List.append_nil]
+    exact hpres
+  · rw [← W_MULADD_fst] at h
+    obtain ⟨w, hw, rfl⟩ := List.mem_map.mp h
+    obtain ⟨hx, hy, hpres⟩ := W_MULADD_ok w hw
+    refine ⟨((.plus, w.2.1), (.plus, w.2.2)), ⟨⟨Or.inl rfl, hx⟩, ⟨Or.inl rfl, hy⟩⟩, ?_⟩
+    rw [Prog.views, (sgnMulP_eq refStep _ _).2, List.map_cons]
+    exact List.mem_cons_of_mem _ hpres
+
+/-- **Reduction (signed multiplication).** A stepper runs every signed multiplication of digit
+rows of every length exactly as the reference iff it agrees with the reference on the 732 views
+of `VSMUL` (the 4 `SGN*` views, the 506 `MUL` views, the 222 `ADD` views of `V_MULADD`). -/
+theorem reduction_signed_mul (f : Stepper) :
+    (∀ v, VSMUL v → f v = refStep v) ↔
+      ∀ a b : SNum, a.WF → b.WF → steps f (sgnMulP a b) = steps refStep (sgnMulP a b) := by
+  have h := reduction_of (fun i : SNum × SNum => sgnMulP i.1 i.2) (fun i => i.1.WF ∧ i.2.WF)
+    VSMUL (fun i hi => sgnMul_closed i.1 i.2 hi.1 hi.2) sgnMul_wit f
+  constructor
+  · intro hf a b ha hb; exact h.mp hf (a, b) ⟨ha, hb⟩
+  · intro hr; exact h.mpr (fun i hi => hr i.1 i.2 hi.1 hi.2)
+
 end Sketchpad
