@@ -13,4 +13,5 @@ import Sketchpad.Driver
 import Sketchpad.TableProc
 import Sketchpad.Compare
 import Sketchpad.Signed
+import Sketchpad.Evaluator
 import Sketchpad.Axioms

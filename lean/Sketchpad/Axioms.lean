@@ -40,6 +40,7 @@ import all Sketchpad.Driver
 import all Sketchpad.TableProc
 import all Sketchpad.Compare
 import all Sketchpad.Signed
+import all Sketchpad.Evaluator
 
 namespace Sketchpad.AxiomReport
 
@@ -128,6 +129,10 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.reduction_neg,
   ``Sketchpad.signed_mul_correct,
   ``Sketchpad.reduction_signed_mul,
+  -- issue 11 (lean2a): the expression evaluator (Evaluator.lean)
+  ``Sketchpad.evaluator_exact,
+  ``Sketchpad.evaluator_correct,
+  ``Sketchpad.evaluator_signed_exact,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]

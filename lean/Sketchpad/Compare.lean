@@ -18,6 +18,8 @@ public import Sketchpad.TableProc
 
 @[expose] public noncomputable section
 
+set_option autoImplicit false
+
 set_option maxRecDepth 100000
 set_option maxHeartbeats 0
 

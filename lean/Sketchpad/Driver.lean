@@ -25,8 +25,11 @@
 module
 
 public import Sketchpad.Runtime
+public import Sketchpad.Table
 
 @[expose] public noncomputable section
+
+set_option autoImplicit false
 
 namespace Sketchpad
 
