@@ -243,6 +243,28 @@ def drv_value(n: tuple) -> int:
     return -m if n[0] == "-" else m
 
 
+def drv_eval(step, node):
+    """`evalP procs1 procs2` (Evaluator.lean) on a tree of `sketchpad.expr.parse`: a leaf is the
+    problem's own signed number; operands run first, left to right, then the procedure."""
+    kind = node[0]
+    if kind == "num":
+        digits = node[1].lstrip("0") or "0"
+        return ("-" if node[2] else "+", list(reversed(digits))), []
+    if kind == "neg":
+        x, lx = drv_eval(step, node[1])
+        r, lr = drv_negate(step, x)
+        return r, lx + lr
+    if kind == "bin" and node[1] in "+-*":
+        x, lx = drv_eval(step, node[2])
+        y, ly = drv_eval(step, node[3])
+        if node[1] == "*":
+            r, lr = drv_signed_mul(step, x, y)
+        else:
+            r, lr = drv_signed_add(step, "SGN+" if node[1] == "+" else "SGN-", x, y)
+        return r, lx + ly + lr
+    raise ValueError(f"not modelled in Evaluator.lean's instance: {node!r}")
+
+
 # ------------------------------------------------------------------ emission
 
 CELL_ORDER = list(CELL)          # the constructor order of `Cell` in Basic.lean
