@@ -396,6 +396,8 @@ def test_driver_model_signed_mul_matches_python():
         assert mul(log) == mul(trace)
         assert all(v in V for v, _ in log)
         assert gen.drv_value(res) == gen.drv_value(a) * gen.drv_value(b)
+        # both orders of the additions present only the ADD views of V_MULADD (Signed.lean)
+        assert all(gen._mul_add(v) for v, _ in log + trace if v.op == ADD)
 
 
 def test_generated_proc_table_is_fresh():
@@ -449,3 +451,18 @@ def test_driver_model_evaluator_matches_python_solve():
             other = lambda t: Counter(p for p in t if p[0].op != ADD)  # noqa: E731
             assert other(log) == other(trace), expr
         assert all(v in V for v, _ in log)
+
+
+def test_procedure_view_sets_count():
+    """The view sets Signed.lean names: V_SUBGE and V_MULADD (222 each, filters of V's SUB and
+    ADD views), VSADD (837 per sign op), VSMUL (732), all inside V."""
+    gen = _gen()
+    V = views_mod.view_set()
+    by = lambda op: {v for v in V if v.op == op}  # noqa: E731
+    subge = {v for v in by(SUB) if gen._sub_ge(v)}
+    muladd = {v for v in by(ADD) if gen._mul_add(v)}
+    cmp = by("CMP=") | by("CMP<") | by("CMP>")
+    assert len(subge) == len(muladd) == 222 and len(cmp) == 363
+    for op in ("SGN+", "SGN-"):
+        assert len(by(op) | by(ADD) | cmp | subge) == 837
+    assert len(by("SGN*") | by(MUL) | muladd) == 732

@@ -133,6 +133,7 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.evaluator_exact,
   ``Sketchpad.evaluator_correct,
   ``Sketchpad.evaluator_signed_exact,
+  ``Sketchpad.evaluator_signed_of_V,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]

@@ -266,4 +266,47 @@ theorem defined_signed : ∀ e : Expr Op1 Op2, Defined procs1 procs2 e ↔ Leave
     exact ⟨fun h => ⟨(defined_signed e1).mp h.1, (defined_signed e2).mp h.2.1⟩,
       fun h => ⟨(defined_signed e1).mpr h.1, (defined_signed e2).mpr h.2, trivial⟩⟩
 
+/-- Every view of `+`, `-`, `*` and negation is a view of V. -/
+theorem VE_signed_V (v : View) (h : VE procs1 procs2 v) : v ∈ V := by
+  have hadd : v ∈ V_ADD → v ∈ V := fun h => by unfold V; simp only [List.mem_append]; simp [h]
+  have hsub : v ∈ V_SUB → v ∈ V := fun h => by unfold V; simp only [List.mem_append]; simp [h]
+  have hcmp : v ∈ V_CMP → v ∈ V := fun h => by
+    unfold V_CMP at h; unfold V; simp only [List.mem_append] at h ⊢
+    rcases h with (h | h) | h <;> simp [h]
+  have hmul : v ∈ V_MUL → v ∈ V := fun h => by unfold V; simp only [List.mem_append]; simp [h]
+  have hsg : ∀ op ∈ addOps, v ∈ sgnViews op → v ∈ V := by
+    intro op hop h
+    unfold V; simp only [List.mem_append]
+    rcases List.mem_cons.mp hop with e | e
+    · subst e; simp [sgnViews] at h; simp [h]
+    · rcases List.mem_cons.mp e with e | e
+      · subst e; simp [sgnViews] at h; simp [h]
+      · cases e
+  have hsadd : ∀ op ∈ addOps, VSADD op v → v ∈ V := by
+    intro op hop h
+    rcases h with h | h | h | h
+    · exact hsg op hop h
+    · exact hadd h
+    · exact hcmp h
+    · exact hsub (List.mem_filter.mp h).1
+  rcases (VE_signed v).mp h with h | h | h | h
+  · unfold V; simp only [List.mem_append]; simp [h]
+  · exact hsadd .SGNADD (by decide) h
+  · exact hsadd .SGNSUB (by decide) h
+  · rcases h with h | h | h
+    · unfold V; simp only [List.mem_append]; simp [h]
+    · exact hmul h
+    · exact hadd (List.mem_filter.mp h).1
+
+/-- **The paper's form, for `+`, `-`, `*` and negation.** A stepper exact on the finite view set
+V evaluates every expression built from signed digit rows of any lengths with these operations
+exactly as the reference, and computes its value. -/
+theorem evaluator_signed_of_V (f : Stepper) (hf : ∀ v ∈ V, f v = refStep v)
+    (e : Expr Op1 Op2) (he : Leaves e) :
+    steps f (evalP procs1 procs2 e) = steps refStep (evalP procs1 procs2 e) ∧
+    (out f (evalP procs1 procs2 e)).val = Expr.sem procs1 procs2 e := by
+  have hf' : ∀ v, VE procs1 procs2 v → f v = refStep v := fun v h => hf v (VE_signed_V v h)
+  have hd := (defined_signed e).mpr he
+  exact ⟨(evaluator_exact procs1 procs2 f).mp hf' e hd, evaluator_correct procs1 procs2 f hf' e hd⟩
+
 end Sketchpad
