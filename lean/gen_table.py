@@ -450,7 +450,8 @@ def proc_witnesses() -> dict:
     out["SUBGE"] = (sub, _first_witnesses(sub, ge, lambda xs, ys: drv_rows(reference_step, "SUB", xs, ys)[1]))
     for op in ("SGN+", "SGN-"):
         out[lean_ident(op)] = (_views_of(op), _first_witnesses(
-            _views_of(op), itertools.product(snums, snums), lambda a, b, op=op: drv_signed_add(reference_step, op, a, b)[1]))
+            _views_of(op), itertools.product(snums, snums),
+            lambda a, b, op=op: drv_signed_add(reference_step, op, a, b)[1]))
     out["SGNMUL"] = (_views_of("SGN*"), _first_witnesses(
         _views_of("SGN*"), itertools.product(snums, snums), _logs(drv_signed_mul)))
     out["NEG"] = (_views_of("NEG"), _first_witnesses(_views_of("NEG"), ((a,) for a in snums), _logs(drv_negate)))

@@ -382,6 +382,7 @@ def test_driver_model_signed_mul_matches_python():
     additions differ by design (lean/README.md, simplification (1)): Lean adds each shifted row
     from column 0 with explicit zero cells, Python from column j, sharing the low cells."""
     from collections import Counter
+
     from sketchpad import procedures as P
     gen = _gen()
     rnd = random.Random(13)
@@ -434,6 +435,7 @@ def test_driver_model_evaluator_matches_python_solve():
     non-ADD steps as a multiset (the additions of a product differ by design, see
     test_driver_model_signed_mul_matches_python)."""
     from collections import Counter
+
     from sketchpad.expr import Limits, parse
     from sketchpad.solve import solve
     gen = _gen()
