@@ -8,4 +8,10 @@ import Sketchpad.Correct
 import Sketchpad.Compose
 import Sketchpad.History
 import Sketchpad.Perturb
+-- issue 11 (lean2a): the driver and the procedures it drives
+import Sketchpad.Driver
+import Sketchpad.TableProc
+import Sketchpad.Compare
+import Sketchpad.Signed
+import Sketchpad.Evaluator
 import Sketchpad.Axioms

@@ -124,6 +124,147 @@ def find_mul_witnesses(wanted: list[View]) -> dict:
     return _first_witnesses(wanted, inputs, mul_row_trace)
 
 
+# ------------------------------------------------------------------ issue 11 (lean2a): the driver
+# Mirrors of Sketchpad/Driver.lean, Compare.lean and Signed.lean for an arbitrary stepper `step`
+# (View -> Step).  Every function returns (result, log): the log is the list of (view, step)
+# pairs the run presents, in order (`Prog.log`), the result is `Prog.out`.  Signed numbers are
+# (sign cell, digit cells units first) pairs, as `SNum` in Lean.
+
+def drv_scan(step, n: int, op: str, xs: list, ys: list, c: str, carry_row: bool = True):
+    """`scanP n op xs ys c carryRow`: a column scan; without a carry row (compare, zero test,
+    increments) the third cell stays blank, as Python's `scan` with `carry=None` presents it.
+    Result and log are the same list (the scan's trace)."""
+    out = []
+    while n > 0:
+        v = View(op, _hd(xs), _hd(ys), c)
+        s = step(v)
+        out.append((v, s))
+        if s.next not in SCAN_OPS:
+            break
+        op, xs, ys, n = s.next, xs[1:], ys[1:], n - 1
+        c = s.flag if carry_row else BLANK
+    return out, list(out)
+
+
+def drv_rows(step, op: str, xs: list, ys: list):
+    """`rowsP op xs ys` (= `rowsTrace`): add_rows / sub_rows from the units column."""
+    return drv_scan(step, max(len(xs), len(ys)) + 3, op, xs, ys, BLANK)
+
+
+def drv_row_of(trace: list) -> list:
+    """`rowOf`: the non-blank symbols the steps wrote, column by column."""
+    return [s.sym for _, s in trace if s.sym != BLANK]
+
+
+def drv_last_sym(trace: list) -> str:
+    """`lastSym`: the symbol of the scan's last step (blank for an empty scan)."""
+    return trace[-1][1].sym if trace else BLANK
+
+
+def drv_canon(r: list) -> list:
+    """`canon` = procedures.canonical on a gap-free row: drop top zero cells, keep one."""
+    n = len(r)
+    while n > 1 and r[n - 1] == "0":
+        n -= 1
+    return r[:n]
+
+
+def drv_compare(step, xs: list, ys: list):
+    """`compareP xs ys` (compare_rows): a CMP= scan without carry row; the flag is the last
+    step's symbol."""
+    _, log = drv_scan(step, max(len(xs), len(ys)) + 3, "CMP=", xs, ys, BLANK, carry_row=False)
+    return drv_last_sym(log), log
+
+
+def drv_zero_test(step, xs: list):
+    """`zeroP xs` (zero_test): a ZT scan of one row; the flag is the last step's symbol."""
+    _, log = drv_scan(step, len(xs) + 3, "ZT", xs, [], BLANK, carry_row=False)
+    return drv_last_sym(log), log
+
+
+def drv_increment(step, xs: list, op: str = "INC"):
+    """`incP op xs` (increment): the written columns, then x's own cells above them."""
+    _, log = drv_scan(step, len(xs) + 3, op, xs, [], BLANK, carry_row=False)
+    return drv_row_of(log) + xs[len(log):], log
+
+
+def drv_mul(step, xs: list, ys: list):
+    """`mulP xs ys` (= `mulRun`): partial rows and shifted additions, one after another."""
+    if not ys:
+        return [], []
+    _, log = drv_scan(step, len(xs) + 3, "MUL", xs, [ys[0]] * (len(xs) + 3), BLANK)
+    acc = drv_row_of(log)
+    for j, d in enumerate(ys[1:], start=1):
+        _, t = drv_scan(step, len(xs) + 3, "MUL", xs, [d] * (len(xs) + 3), BLANK)
+        _, u = drv_rows(step, "ADD", acc, ["0"] * j + drv_row_of(t))
+        log += t + u
+        acc = drv_row_of(u)
+    return acc, log
+
+
+def drv_signed_add(step, op: str, a: tuple, b: tuple):
+    """`sgnAddP op a b` (signed_add; op SGN+ or SGN-)."""
+    (sa, xs), (sb, ys) = a, b
+    v = View(op, sa, sb, BLANK)
+    s = step(v)
+    log = [(v, s)]
+    if s.next == "ADD":
+        _, t = drv_rows(step, "ADD", xs, ys)
+        return (s.sym, drv_canon(drv_row_of(t))), log + t
+    fl, t = drv_compare(step, xs, ys)
+    log += t
+    v2 = View(op, sa, sb, fl)
+    s2 = step(v2)
+    log.append((v2, s2))
+    top, bottom = (ys, xs) if s2.next == "SWAP" else (xs, ys)
+    _, u = drv_rows(step, "SUB", top, bottom)
+    return (s2.sym, drv_canon(drv_row_of(u))), log + u
+
+
+def drv_signed_mul(step, a: tuple, b: tuple):
+    """`sgnMulP a b` (signed_mul)."""
+    (sa, xs), (sb, ys) = a, b
+    v = View("SGN*", sa, sb, BLANK)
+    s = step(v)
+    r, log = drv_mul(step, xs, ys)
+    return (s.sym, drv_canon(r)), [(v, s)] + log
+
+
+def drv_negate(step, a: tuple):
+    """`negP a` (negate): one NEG view; the digits are a's own cells."""
+    v = View("NEG", a[0], BLANK, BLANK)
+    s = step(v)
+    return (s.sym, a[1]), [(v, s)]
+
+
+def drv_value(n: tuple) -> int:
+    """`SNum.val`: the signed integer a sign cell and a digit row denote."""
+    m = sum(int(d) * 10 ** i for i, d in enumerate(n[1]) if d in "0123456789")
+    return -m if n[0] == "-" else m
+
+
+def drv_eval(step, node):
+    """`evalP procs1 procs2` (Evaluator.lean) on a tree of `sketchpad.expr.parse`: a leaf is the
+    problem's own signed number; operands run first, left to right, then the procedure."""
+    kind = node[0]
+    if kind == "num":
+        digits = node[1].lstrip("0") or "0"
+        return ("-" if node[2] else "+", list(reversed(digits))), []
+    if kind == "neg":
+        x, lx = drv_eval(step, node[1])
+        r, lr = drv_negate(step, x)
+        return r, lx + lr
+    if kind == "bin" and node[1] in "+-*":
+        x, lx = drv_eval(step, node[2])
+        y, ly = drv_eval(step, node[3])
+        if node[1] == "*":
+            r, lr = drv_signed_mul(step, x, y)
+        else:
+            r, lr = drv_signed_add(step, "SGN+" if node[1] == "+" else "SGN-", x, y)
+        return r, lx + ly + lr
+    raise ValueError(f"not modelled in Evaluator.lean's instance: {node!r}")
+
+
 # ------------------------------------------------------------------ emission
 
 CELL_ORDER = list(CELL)          # the constructor order of `Cell` in Basic.lean
@@ -252,16 +393,147 @@ def generate(fault: tuple[View, Step] | None = None) -> str:
     return "\n".join(L)
 
 
+# ------------------------------------------------------------------ issue 11 (lean2a): witnesses
+# Sketchpad/TableProc.lean: for every view of the procedures of Compare.lean and Signed.lean, an
+# input whose run in the Lean driver model (drv_* above, reference stepper) presents it.  Lean
+# re-checks every entry by `decide +kernel`.
+
+PROC_OUT = Path(__file__).resolve().parent / "Sketchpad" / "TableProc.lean"
+
+
+def _views_of(op: str) -> list:
+    return sorted((e["view"] for e in views_mod.load() if e["view"].op == op), key=view_key)
+
+
+def _logs(fn):
+    return lambda *inp: fn(reference_step, *inp)[1]
+
+
+def _upto(n: int) -> list:
+    return [[]] + list(_digit_lists(n))
+
+
+def _sub_ge(v: View) -> bool:
+    """The SUB views a subtraction of a larger-or-equal row presents (`subGE` in Signed.lean)."""
+    return v.a != BLANK or (v.c == BLANK and v.b in ("0", BLANK))
+
+
+def _mul_add(v: View) -> bool:
+    """The ADD views of a product's additions (`mulAddOK` in Signed.lean): the running total is
+    never longer than the shifted row it is added to."""
+    return not (v.a != BLANK and v.b == BLANK)
+
+
+def _val(xs: list) -> int:
+    return sum(int(d) * 10 ** i for i, d in enumerate(xs))
+
+
+def proc_witnesses() -> dict:
+    """name -> (wanted views in Lean's order, {view: input})."""
+    rows2, rows3 = _upto(2), _upto(3)
+    signs = ("+", "-")
+    snums = [(s, xs) for xs in rows2 for s in signs]
+    out = {}
+    cmp_views = _views_of("CMP=") + _views_of("CMP<") + _views_of("CMP>")
+    out["CMP"] = (cmp_views, _first_witnesses(
+        cmp_views, itertools.product(rows2, rows2), lambda xs, ys: drv_compare(reference_step, xs, ys)[1]))
+    out["ZT"] = (_views_of("ZT"), _first_witnesses(
+        _views_of("ZT"), ((xs,) for xs in rows2), _logs(drv_zero_test)))
+    out["INC"] = (_views_of("INC"), _first_witnesses(
+        _views_of("INC"), ((xs,) for xs in rows2), _logs(drv_increment)))
+    add2 = _views_of("ADD2") + _views_of("INC")
+    odd_rows = [xs for xs in rows3 if xs and xs[0] in "13579"]
+    out["ADD2P"] = (add2, _first_witnesses(
+        add2, ((xs,) for xs in odd_rows), lambda xs: drv_increment(reference_step, xs, "ADD2")[1]))
+    sub = [v for v in _views_of("SUB") if _sub_ge(v)]
+    ge = ((xs, ys) for xs in rows3 for ys in rows2 if _val(ys) <= _val(xs))
+    out["SUBGE"] = (sub, _first_witnesses(sub, ge, lambda xs, ys: drv_rows(reference_step, "SUB", xs, ys)[1]))
+    for op in ("SGN+", "SGN-"):
+        out[lean_ident(op)] = (_views_of(op), _first_witnesses(
+            _views_of(op), itertools.product(snums, snums),
+            lambda a, b, op=op: drv_signed_add(reference_step, op, a, b)[1]))
+    out["SGNMUL"] = (_views_of("SGN*"), _first_witnesses(
+        _views_of("SGN*"), itertools.product(snums, snums), _logs(drv_signed_mul)))
+    out["NEG"] = (_views_of("NEG"), _first_witnesses(_views_of("NEG"), ((a,) for a in snums), _logs(drv_negate)))
+    madd = [v for v in _views_of("ADD") if _mul_add(v)]
+    out["MULADD"] = (madd, _first_witnesses(
+        madd, ((xs, ys) for ys in rows2 for xs in rows3), lambda xs, ys: drv_mul(reference_step, xs, ys)[1]))
+    return out
+
+
+def _cells(cells) -> str:
+    """A digit row in Lean; the empty row with its type (a bare `[]` may not elaborate)."""
+    return cells_lean(cells) if cells else "([] : List Cell)"
+
+
+def _snum_lean(a: tuple) -> str:
+    return f"({cell_q(a[0])}, {_cells(a[1])})"
+
+
+def generate_proc() -> str:
+    W = proc_witnesses()
+    L = ["-- GENERATED by lean/gen_table.py (issue 11, lean2a: `generate_proc`) from sketchpad/reference.py",
+         "-- and the view set.  Do not edit: run `python lean/gen_table.py`.",
+         "-- tests/test_lean.py checks that this file equals a fresh generation.",
+         "module", "", "public import Sketchpad.Basic", "", "@[expose] public noncomputable section", "",
+         "namespace Sketchpad", ""]
+
+    def emit(name: str, doc: str, typ: str, fmt) -> None:
+        wanted, wit = W[name]
+        L.append(f"/-- {doc} -/")
+        L.append(f"def W_{name} : List (View × {typ}) := [")
+        L.append(",\n".join(f"  ({view_lean(v)}, {fmt(wit[v])})" for v in wanted))
+        L.append("]")
+        L.append("")
+
+    two = lambda i: f"{_cells(i[0])}, {_cells(i[1])}"  # noqa: E731
+    one = lambda i: _cells(i[0])  # noqa: E731
+    emit("CMP", "For every comparison view (`V_CMPEQ ++ V_CMPLT ++ V_CMPGT`), two digit rows whose "
+         "`compareP` run presents it.", "List Cell × List Cell", two)
+    emit("ZT", "For every `ZT` view, a digit row whose `zeroP` run presents it.", "List Cell", one)
+    emit("INC", "For every `INC` view, a digit row whose `incP .INC` run presents it.", "List Cell", one)
+    emit("ADD2P", "For every view of `V_ADD2 ++ V_INC`, a digit row with an odd units digit whose "
+         "`incP .ADD2` run presents it.", "List Cell", one)
+    emit("SUBGE", "For every `SUB` view of `subGE`, digit rows `xs`, `ys` with `ys ≤ xs` whose "
+         "subtraction presents it.", "List Cell × List Cell", two)
+    pair = lambda i: f"{_snum_lean(i[0])}, {_snum_lean(i[1])}"  # noqa: E731
+    emit("SGNADD", "For every `SGN+` view, two signed numbers whose `sgnAddP .SGNADD` run presents it.",
+         "SNumL × SNumL", pair)
+    emit("SGNSUB", "For every `SGN-` view, two signed numbers whose `sgnAddP .SGNSUB` run presents it.",
+         "SNumL × SNumL", pair)
+    emit("SGNMUL", "For every `SGN*` view, two signed numbers whose `sgnMulP` run presents it.",
+         "SNumL × SNumL", pair)
+    emit("NEG", "For every `NEG` view, a signed number whose `negP` run presents it.", "SNumL",
+         lambda i: _snum_lean(i[0]))
+    emit("MULADD", "For every `ADD` view of `mulAddOK`, digit rows whose long multiplication "
+         "(`mulRun`) presents it.", "List Cell × List Cell", two)
+    L.append("end Sketchpad")
+    L.append("")
+    text = "\n".join(L)
+    return text.replace("SNumL", "(Cell × List Cell)")
+
+
+# Every generated Lean file and the function that writes its text.
+GENERATED: list = [(OUT, generate)]
+GENERATED.append((Path(__file__).resolve().parent / "Sketchpad" / "TableProc.lean",
+                  lambda: generate_proc()))   # issue 11 (lean2a), defined below
+
+
 def main(argv: list[str]) -> int:
-    text = generate()
+    stale = False
+    for out, make in GENERATED:
+        text = make()
+        if "--check" in argv:
+            if not out.exists() or out.read_text() != text:
+                print(f"{out} is stale: run python lean/gen_table.py", file=sys.stderr)
+                stale = True
+            continue
+        out.write_text(text)
+        print(f"wrote {out}")
     if "--check" in argv:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"{OUT} is stale: run python lean/gen_table.py", file=sys.stderr)
+        if stale:
             return 1
         print("up to date")
-        return 0
-    OUT.write_text(text)
-    print(f"wrote {OUT}")
     return 0
 
 

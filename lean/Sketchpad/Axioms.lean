@@ -35,6 +35,12 @@ import all Sketchpad.Correct
 import all Sketchpad.Compose
 import all Sketchpad.History
 import all Sketchpad.Perturb
+-- issue 11 (lean2a): the driver and the procedures it drives
+import all Sketchpad.Driver
+import all Sketchpad.TableProc
+import all Sketchpad.Compare
+import all Sketchpad.Signed
+import all Sketchpad.Evaluator
 
 namespace Sketchpad.AxiomReport
 
@@ -99,6 +105,35 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.mul_exact,
   ``Sketchpad.mul_exact_correct,
   ``Sketchpad.compose_exact,
+  -- issue 11 (lean2a): the driver (Driver.lean)
+  ``Sketchpad.run_congr,
+  ``Sketchpad.run_agree,
+  ``Sketchpad.closed_bind,
+  ``Sketchpad.reduction_of,
+  -- issue 11 (lean2a): comparison, zero test, increments (Compare.lean)
+  ``Sketchpad.compare_correct,
+  ``Sketchpad.reduction_compare,
+  ``Sketchpad.compare_exact_correct,
+  ``Sketchpad.zero_correct,
+  ``Sketchpad.reduction_zero,
+  ``Sketchpad.inc_correct,
+  ``Sketchpad.reduction_inc,
+  ``Sketchpad.add2_correct,
+  ``Sketchpad.reduction_add2,
+  -- issue 11 (lean2a): signed procedures (Signed.lean)
+  ``Sketchpad.signed_add_correct,
+  ``Sketchpad.signed_sub_correct,
+  ``Sketchpad.reduction_signed_add,
+  ``Sketchpad.reduction_signed_sub,
+  ``Sketchpad.neg_correct,
+  ``Sketchpad.reduction_neg,
+  ``Sketchpad.signed_mul_correct,
+  ``Sketchpad.reduction_signed_mul,
+  -- issue 11 (lean2a): the expression evaluator (Evaluator.lean)
+  ``Sketchpad.evaluator_exact,
+  ``Sketchpad.evaluator_correct,
+  ``Sketchpad.evaluator_signed_exact,
+  ``Sketchpad.evaluator_signed_of_V,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]
