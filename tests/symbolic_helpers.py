@@ -1,4 +1,5 @@
 """Shared helpers for the symbolic tests: SymPy as the independent oracle."""
+
 from __future__ import annotations
 
 import sympy
@@ -23,7 +24,7 @@ def assert_factors_match(result, expr) -> None:
     sign, theirs = 1, []
     for f, m in sf:
         s, key = coeff_key(f)
-        sign *= s ** m
+        sign *= s**m
         theirs.append((key, m))
     ours = [(tuple(g.coeffs()), m) for g, m in result.factors]
     assert sorted(ours) == sorted(theirs), (result, sf)

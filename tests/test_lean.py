@@ -1,6 +1,7 @@
 """The Lean companion (lean/): hygiene, freshness of the generated table, the correspondence of
 the Lean runtime model with the Python runtime, and (marked `lean`) `lake build` where a native
 toolchain exists.  The wasm-checker run is in tests/test_lean_check.py and lean/check.sh."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -12,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from sketchpad import views as views_mod
 from sketchpad.reference import ReferenceStepper, reference_step
 from sketchpad.runtime import PARALLEL, Run, scan
-from sketchpad.sheet import Cell, INPUT, Sheet
+from sketchpad.sheet import INPUT, Cell, Sheet
 from sketchpad.symbols import ADD, MUL, SUB, View
-from sketchpad import views as views_mod
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAN = ROOT / "lean"
@@ -55,8 +56,9 @@ def test_no_escape_hatches(path):
         assert not re.search(r"\bsorry\b", text), f"sorry in {path}"
         assert not re.search(r"\badmit\b", text), f"admit in {path}"
         assert "native_decide" not in text, f"native_decide in {path}"
-        assert not re.search(r"(?m)^\s*(private\s+|protected\s+|noncomputable\s+)*axiom\s", text), \
+        assert not re.search(r"(?m)^\s*(private\s+|protected\s+|noncomputable\s+)*axiom\s", text), (
             f"axiom declaration in {path}"
+        )
         assert "implemented_by" not in text and "extern" not in text, f"trusted code in {path}"
 
 
@@ -126,8 +128,9 @@ def test_generated_view_lists_follow_the_grids():
     for op in (ADD, SUB):
         grid = [gen.view_lean(View(op, a, b, c)) for a in db for b in db for c in carries]
         assert lists[op] == grid
-    grid = [gen.view_lean(View(MUL, a, b, c)) for a in db for b in D for c in mul_carries
-            if c == "_" or val(c) < val(b)]
+    grid = [
+        gen.view_lean(View(MUL, a, b, c)) for a in db for b in D for c in mul_carries if c == "_" or val(c) < val(b)
+    ]
     assert lists["MUL"] == grid
 
 
@@ -138,7 +141,7 @@ def _row(sheet: Sheet, name: str, digits_lsb: list[str]):
 def _drive(gen, parallel: bool):
     try:
         run = Run(ReferenceStepper(), trace=True, parallel=parallel)
-    except TypeError:       # a runtime without the parallel switch
+    except TypeError:  # a runtime without the parallel switch
         run = Run(ReferenceStepper(), trace=True)
     token = PARALLEL.set(parallel)
     try:
@@ -225,8 +228,7 @@ def test_readme_names_every_main_theorem():
 def test_lake_build():
     """With a native toolchain: `lake build` (marked `lean`, like the wasm check, so that the
     default run does not build the proofs a second time)."""
-    proc = subprocess.run(["lake", "build"], cwd=LEAN, capture_output=True, text=True,
-                          timeout=3600)
+    proc = subprocess.run(["lake", "build"], cwd=LEAN, capture_output=True, text=True, timeout=3600)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     out = proc.stdout + proc.stderr
     assert "sorryAx" not in out and "ofReduceBool" not in out
@@ -295,6 +297,7 @@ def test_finite_facts_hold():
 # The Lean driver model (Sketchpad/Driver.lean, Compare.lean, Signed.lean), mirrored in
 # gen_table.py as drv_*, against the Python procedures run in the sequential mode.
 
+
 def _drive_seq(gen):
     """Run a procedure generator with the reference, sequential mode; (value, flat trace)."""
     run = Run(ReferenceStepper(), trace=True, parallel=False)
@@ -315,6 +318,7 @@ def _snum(rnd, max_len):
 
 def _num_of(sn):
     from sketchpad.procedures import operand
+
     return operand("".join(reversed(sn[1])), sn[0] == "-")
 
 
@@ -327,6 +331,7 @@ def test_driver_model_matches_python_signed_procedures():
     model presents the same views, takes the same steps and returns the same number as
     `procedures.signed_add` / `negate` in the sequential mode."""
     from sketchpad import procedures as P
+
     gen = _gen()
     rnd = random.Random(11)
     for _ in range(300):
@@ -345,6 +350,7 @@ def test_driver_model_matches_python_signed_procedures():
 def test_driver_model_matches_python_small_procedures():
     """compare_rows, zero_test and increment (INC and ADD2) against the Lean model."""
     from sketchpad import procedures as P
+
     gen = _gen()
     rnd = random.Random(12)
     for _ in range(300):
@@ -384,6 +390,7 @@ def test_driver_model_signed_mul_matches_python():
     from collections import Counter
 
     from sketchpad import procedures as P
+
     gen = _gen()
     rnd = random.Random(13)
     V = views_mod.view_set()
@@ -438,6 +445,7 @@ def test_driver_model_evaluator_matches_python_solve():
 
     from sketchpad.expr import Limits, parse
     from sketchpad.solve import solve
+
     gen = _gen()
     rnd = random.Random(14)
     V = views_mod.view_set()

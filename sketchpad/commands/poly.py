@@ -1,4 +1,5 @@
 """`sketchpad poly expand|factor|solve "EXPR"`: the symbolic runtime on the command line."""
+
 from __future__ import annotations
 
 import json
@@ -10,27 +11,35 @@ from . import add_stepper_arguments, stepper_from
 def register(sub):
     p = sub.add_parser("poly", help="expand, factor or solve a polynomial (every number computed on the sheet)")
     p.add_argument("action", choices=("expand", "factor", "solve"), help="what to do")
-    p.add_argument("expr", help='the polynomial, e.g. "(x+1)^3 - 2*x*(x-4)" or "3x^2 - 12"; '
-                                'solve also takes "LHS = RHS"; "-" reads standard input; '
-                                'put an expression that starts with "-" after "--"')
+    p.add_argument(
+        "expr",
+        help='the polynomial, e.g. "(x+1)^3 - 2*x*(x-4)" or "3x^2 - 12"; '
+        'solve also takes "LHS = RHS"; "-" reads standard input; '
+        'put an expression that starts with "-" after "--"',
+    )
     add_stepper_arguments(p)
     p.add_argument("--json", action="store_true", help="print the result and counters as JSON")
-    p.add_argument("--audit", action="store_true",
-                   help="also list every arithmetic operation: op, operands, result, forward passes")
+    p.add_argument(
+        "--audit",
+        action="store_true",
+        help="also list every arithmetic operation: op, operands, result, forward passes",
+    )
     p.add_argument("--max-degree", type=int, default=200, help="largest degree allowed (default 200)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..errors import InputError
     from .. import symbolic
+    from ..errors import InputError
+
     expr = sys.stdin.read().strip() if args.expr == "-" else args.expr
     if args.max_degree < 1:
         raise InputError("--max-degree must be positive")
     # Bad input fails here, before any model is loaded: the reference stepper reads it first.
     (symbolic.parse_equation if args.action == "solve" else symbolic.parse_poly)(
-        symbolic.Context("reference", max_degree=args.max_degree), expr)
-    stepper = stepper_from(args)                  # the same stepper choice as `sketchpad solve`
+        symbolic.Context("reference", max_degree=args.max_degree), expr
+    )
+    stepper = stepper_from(args)  # the same stepper choice as `sketchpad solve`
     result = getattr(symbolic, args.action)(expr, stepper, max_degree=args.max_degree)
     if args.json:
         print(json.dumps(result.as_dict(audit=args.audit)))
@@ -43,11 +52,16 @@ def run(args) -> int:
             if e["op"] == "literal":
                 print(f"  literal {e['result']:>12}   ({e['why']})")
             else:
-                print(f"  {e['op']:>7} {' '.join(map(str, e['operands']))} -> {_flat(e['result'])}"
-                      f"   [{e['forward_passes']} passes]")
+                print(
+                    f"  {e['op']:>7} {' '.join(map(str, e['operands']))} -> {_flat(e['result'])}"
+                    f"   [{e['forward_passes']} passes]"
+                )
     c = result.counters()
-    print(f"{c['operations']} operations, {c['forward_passes']} forward passes, {c['batches']} batches, "
-          f"{c['seconds']:.3f} s, stepper {c['stepper']}", file=sys.stderr)
+    print(
+        f"{c['operations']} operations, {c['forward_passes']} forward passes, {c['batches']} batches, "
+        f"{c['seconds']:.3f} s, stepper {c['stepper']}",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -6,6 +6,7 @@ stepper (by default the shipped model, certified on this device: sketchpad.stepp
     >>> str(expand("(x+1)^3 - 2*x*(x-4)", stepper="reference"))
     'x^3 + x^2 + 11*x + 1'
 """
+
 from .api import Expansion, Factored, Solution, expand, factor, solve
 from .context import Context
 from .integer import Z
@@ -13,5 +14,17 @@ from .parse import parse_equation, parse_poly
 from .poly import Poly
 from .rational import Q
 
-__all__ = ["expand", "factor", "solve", "Expansion", "Factored", "Solution", "Context",
-           "Z", "Q", "Poly", "parse_poly", "parse_equation"]
+__all__ = [
+    "expand",
+    "factor",
+    "solve",
+    "Expansion",
+    "Factored",
+    "Solution",
+    "Context",
+    "Z",
+    "Q",
+    "Poly",
+    "parse_poly",
+    "parse_equation",
+]

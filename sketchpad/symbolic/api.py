@@ -1,5 +1,6 @@
 """The public calls: expand, factor, solve.  Each call gets a fresh Context, so the result's
 audit lists exactly the operations (and literals) of that call."""
+
 from __future__ import annotations
 
 import time
@@ -43,9 +44,13 @@ class Result:
         return self.context.audit()
 
     def counters(self) -> dict:
-        return {"stepper": self.stepper, "operations": self.operations,
-                "forward_passes": self.forward_passes, "batches": self.batches,
-                "seconds": round(self.seconds, 6)}
+        return {
+            "stepper": self.stepper,
+            "operations": self.operations,
+            "forward_passes": self.forward_passes,
+            "batches": self.batches,
+            "seconds": round(self.seconds, 6),
+        }
 
     def as_dict(self, audit: bool = False) -> dict:
         d = {"input": self.input, "polynomial": str(self.poly), **self.payload(), **self.counters()}
@@ -60,8 +65,11 @@ class Result:
 @dataclass
 class Expansion(Result):
     def payload(self) -> dict:
-        return {"expanded": str(self.poly), "degree": self.poly.degree,
-                "coefficients": [str(c) for c in _dense(self.poly)]}
+        return {
+            "expanded": str(self.poly),
+            "degree": self.poly.degree,
+            "coefficients": [str(c) for c in _dense(self.poly)],
+        }
 
     def __str__(self) -> str:
         return str(self.poly)
@@ -85,9 +93,12 @@ class Factored(Result):
 
     def payload(self) -> dict:
         f = self.factorization
-        return {"factored": str(f), "content": str(f.content),
-                "factors": [{"factor": str(g), "multiplicity": m, "degree": g.degree} for g, m in f.factors],
-                "proven_irreducible": f.proven}
+        return {
+            "factored": str(f),
+            "content": str(f.content),
+            "factors": [{"factor": str(g), "multiplicity": m, "degree": g.degree} for g, m in f.factors],
+            "proven_irreducible": f.proven,
+        }
 
     def __str__(self) -> str:
         return str(self.factorization)
@@ -95,18 +106,22 @@ class Factored(Result):
 
 @dataclass
 class Solution(Result):
-    roots: list = field(default_factory=list)          # [Root]
-    unsolved: list = field(default_factory=list)       # [(Poly, multiplicity)]
+    roots: list = field(default_factory=list)  # [Root]
+    unsolved: list = field(default_factory=list)  # [(Poly, multiplicity)]
     factorization: Factorization = None
 
     def payload(self) -> dict:
-        return {"roots": [_root_dict(r) for r in self.roots],
-                "unsolved": [{"factor": str(g), "multiplicity": m, "degree": g.degree} for g, m in self.unsolved],
-                "factored": str(self.factorization)}
+        return {
+            "roots": [_root_dict(r) for r in self.roots],
+            "unsolved": [{"factor": str(g), "multiplicity": m, "degree": g.degree} for g, m in self.unsolved],
+            "factored": str(self.factorization),
+        }
 
     def __str__(self) -> str:
-        lines = [f"{self.poly.var} = {r}" + (f"  (multiplicity {r.multiplicity})" if r.multiplicity > 1 else "")
-                 for r in self.roots]
+        lines = [
+            f"{self.poly.var} = {r}" + (f"  (multiplicity {r.multiplicity})" if r.multiplicity > 1 else "")
+            for r in self.roots
+        ]
         lines += [f"roots of {g} (degree {g.degree}, no closed form here)" for g, _ in self.unsolved]
         if any(r.kind != "rational" and not r.value.simplified for r in self.roots):
             lines.append("note: a radicand could not be proven square-free by trial division (primes < 1000)")
@@ -143,8 +158,9 @@ def expand(expr: str, stepper=None, *, limits: Limits | None = None, max_degree:
     return Expansion(expr, p, ctx, time.perf_counter() - t)
 
 
-def factor(expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200,
-           method: str = "auto") -> Factored:
+def factor(
+    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, method: str = "auto"
+) -> Factored:
     """Content and irreducible factors over Z, with multiplicities."""
     ctx = _context(stepper, limits, max_degree)
     t = time.perf_counter()
@@ -153,8 +169,9 @@ def factor(expr: str, stepper=None, *, limits: Limits | None = None, max_degree:
     return Factored(expr, p, ctx, time.perf_counter() - t, f)
 
 
-def solve(expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200,
-          method: str = "auto") -> Solution:
+def solve(
+    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, method: str = "auto"
+) -> Solution:
     """All exact roots of EXPR = 0 (or of LHS = RHS): rational, surd and complex."""
     ctx = _context(stepper, limits, max_degree)
     t = time.perf_counter()

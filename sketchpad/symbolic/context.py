@@ -5,14 +5,15 @@ every operation the procedures ran, plus every literal that entered from outside
 expression's own coefficients, and small structural constants such as an exponent or a trial
 divisor, each recorded with the reason it was needed).
 """
+
 from __future__ import annotations
 
 import time
 
 from ..arith import Arithmetic
+from ..digits import to_digits
 from ..errors import InputError
 from ..expr import Limits
-from ..digits import to_digits
 
 
 def _text(v) -> str:
@@ -22,19 +23,25 @@ def _text(v) -> str:
 
 
 class Context:
-    def __init__(self, stepper=None, limits: Limits | None = None, max_degree: int = 200,
-                 max_operations: int = 200_000):
+    def __init__(
+        self, stepper=None, limits: Limits | None = None, max_degree: int = 200, max_operations: int = 200_000
+    ):
         from ..steppers import get
-        resolved = get(stepper)              # None: the certified shipped model, as everywhere
-        self.stepper_name = "model" if stepper is None else (
-            stepper if isinstance(stepper, str) else getattr(stepper, "name", type(stepper).__name__))
+
+        resolved = get(stepper)  # None: the certified shipped model, as everywhere
+        self.stepper_name = (
+            "model"
+            if stepper is None
+            else (stepper if isinstance(stepper, str) else getattr(stepper, "name", type(stepper).__name__))
+        )
         self.arith = Arithmetic(stepper=resolved, limits=limits or Limits())
         self.max_degree = max_degree
         self.max_operations = max_operations
-        self.literals: list[tuple[int, str, int]] = []   # (value, why it entered, ops before it)
+        self.literals: list[tuple[int, str, int]] = []  # (value, why it entered, ops before it)
         self._consts: dict[int, object] = {}
         self.started = time.perf_counter()
         from .integer import Z
+
         self._Z = Z
 
     def lit(self, value: int, why: str):
@@ -54,8 +61,10 @@ class Context:
     def _wrap(self, value: int):
         """A value the procedures just computed (only the number types call this)."""
         if len(self.arith.log) > self.max_operations:
-            raise InputError(f"this problem needs more than {self.max_operations:,} arithmetic operations; "
-                             f"the limit stops it rather than running for hours")
+            raise InputError(
+                f"this problem needs more than {self.max_operations:,} arithmetic operations; "
+                f"the limit stops it rather than running for hours"
+            )
         return self._Z(self, value)
 
     # counters and audit -------------------------------------------------------------------
@@ -77,12 +86,27 @@ class Context:
         nxt = next(lits, None)
         for i, r in enumerate(self.log + [None]):
             while nxt is not None and nxt[2] <= i:
-                out.append({"op": "literal", "operands": [], "result": _text(nxt[0]), "why": nxt[1],
-                            "forward_passes": 0, "batches": 0})
+                out.append(
+                    {
+                        "op": "literal",
+                        "operands": [],
+                        "result": _text(nxt[0]),
+                        "why": nxt[1],
+                        "forward_passes": 0,
+                        "batches": 0,
+                    }
+                )
                 nxt = next(lits, None)
             if r is not None:
-                out.append({"op": r.op, "operands": [_text(o) for o in r.operands], "result": _text(r.result),
-                            "forward_passes": r.forward_passes, "batches": r.batches})
+                out.append(
+                    {
+                        "op": r.op,
+                        "operands": [_text(o) for o in r.operands],
+                        "result": _text(r.result),
+                        "forward_passes": r.forward_passes,
+                        "batches": r.batches,
+                    }
+                )
         return out
 
     def check_degree(self, degree: int) -> None:

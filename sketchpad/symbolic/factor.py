@@ -9,6 +9,7 @@
    budget: then the factor is reported with proven=False rather than guessed;
 5. the multiplicity of each irreducible factor is counted by exact division of f.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,8 +25,8 @@ from .roots import rational_roots, squarefree_part
 @dataclass
 class Factorization:
     content: Z
-    factors: list                         # [(Poly, multiplicity)], each primitive, lc > 0
-    proven: bool = True                   # every factor proven irreducible
+    factors: list  # [(Poly, multiplicity)], each primitive, lc > 0
+    proven: bool = True  # every factor proven irreducible
 
     def __str__(self) -> str:
         parts = []
@@ -50,7 +51,7 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
     ctx, var = f.ctx, f.var
     content, g = f.primitive()
     factors = []
-    if g.degree >= 1 and g.low > 0:          # x^k divides f: read off the exponents
+    if g.degree >= 1 and g.low > 0:  # x^k divides f: read off the exponents
         factors.append((Poly.monomial(ctx.const(1, "one"), 1, var), g.low))
         g = g.shift(-g.low)
     if g.degree < 1:
@@ -64,9 +65,9 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
                 break
             g, m = q, m + 1
         factors.append((h, m))
-    if g.degree != 0:                        # cannot happen: the factors must account for f
+    if g.degree != 0:  # cannot happen: the factors must account for f
         raise ArithmeticError(f"internal error: {g} left over after factoring")
-    factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))   # a stable display order
+    factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))  # a stable display order
     return Factorization(content, factors, proven)
 
 

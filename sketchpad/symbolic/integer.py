@@ -5,6 +5,7 @@ number of the same context, so no arithmetic on coefficients can happen outside 
 procedures by accident.  Reading a computed value (its sign, whether it is zero, its digits)
 is allowed; computing with it is not.  There is deliberately no __int__/__index__/__bool__.
 """
+
 from __future__ import annotations
 
 
@@ -12,7 +13,8 @@ def _refuse(op: str, other) -> TypeError:
     return TypeError(
         f"cannot {op} a Sketchpad number and a bare {type(other).__name__} ({other!r}): every "
         f"coefficient must come from the same Context (use ctx.lit(value, why) to bring a "
-        f"constant in, so the audit records it)")
+        f"constant in, so the audit records it)"
+    )
 
 
 class Z:
@@ -22,7 +24,7 @@ class Z:
         self.ctx = ctx
         self._v = value
 
-    def _other(self, op: str, other) -> "Z":
+    def _other(self, op: str, other) -> Z:
         if isinstance(other, Z):
             if other.ctx is not self.ctx:
                 raise TypeError(f"cannot {op} numbers from two different contexts (the audit would be split)")
@@ -52,10 +54,12 @@ class Z:
     @property
     def digits(self) -> int:
         from ..digits import to_digits
+
         return len(to_digits(self._v))
 
     def __str__(self) -> str:
         from ..digits import to_digits
+
         return ("-" if self._v < 0 else "") + to_digits(self._v)
 
     def __repr__(self) -> str:
@@ -117,7 +121,7 @@ class Z:
             raise TypeError("the exponent of a Sketchpad number must be a non-negative Python int")
         return square_and_multiply(self, k, lambda: self.ctx.const(1, "one"))
 
-    def exact_div(self, other) -> "Z":
+    def exact_div(self, other) -> Z:
         q, r = divmod(self, other)
         if not r.is_zero:
             raise ArithmeticError(f"{self} is not divisible by {other}")
@@ -127,11 +131,11 @@ class Z:
         """Whether self divides other (one division on the sheet)."""
         return divmod(other, self)[1].is_zero
 
-    def gcd(self, other) -> "Z":
+    def gcd(self, other) -> Z:
         o = self._other("take the gcd of", other)
         return self.ctx._wrap(self.ctx.arith.gcd(self._v, o._v))
 
-    def isqrt(self) -> "Z":
+    def isqrt(self) -> Z:
         return self.ctx._wrap(self.ctx.arith.isqrt(self._v))
 
     # comparisons: an ordering is the sign of a computed difference ------------------------------

@@ -5,6 +5,7 @@ enters the audit as a literal).  A number is 'completely factored' when its cofa
 provably prime (no trial prime up to its square root divides it).  Callers use the result only
 when it is complete, or use the weaker facts documented on `square_part`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,9 +19,9 @@ def _primes_below(n: int) -> list[int]:
     # A sieve over small structural integers (trial divisors), not over any coefficient.
     flags = bytearray([1]) * n
     flags[:2] = b"\0\0"
-    for i in range(2, int(n ** 0.5) + 1):
+    for i in range(2, int(n**0.5) + 1):
         if flags[i]:
-            flags[i * i::i] = bytearray(len(flags[i * i::i]))
+            flags[i * i :: i] = bytearray(len(flags[i * i :: i]))
     return [i for i in range(n) if flags[i]]
 
 
@@ -29,14 +30,14 @@ PRIMES = _primes_below(TRIAL_LIMIT)
 
 @dataclass
 class Factored:
-    factors: list          # [(prime Z, exponent int)]
-    cofactor: Z            # what is left (1 when complete)
+    factors: list  # [(prime Z, exponent int)]
+    cofactor: Z  # what is left (1 when complete)
     complete: bool
 
     def divisor_count(self) -> int:
         n = 1
         for _, e in self.factors:
-            n *= e + 1                       # counts divisors (structural), not a coefficient
+            n *= e + 1  # counts divisors (structural), not a coefficient
         return n
 
 
@@ -51,7 +52,7 @@ def trial_factor(n: Z, primes: list[int] = PRIMES) -> Factored:
         if n.is_one:
             break
         P = ctx.const(p, "a trial divisor")
-        if P > root:                         # no prime factor <= sqrt(n) left: n is prime
+        if P > root:  # no prime factor <= sqrt(n) left: n is prime
             factors.append((n, 1))
             return Factored(factors, ctx.const(1, "one"), True)
         e = 0
@@ -66,7 +67,7 @@ def trial_factor(n: Z, primes: list[int] = PRIMES) -> Factored:
     if n.is_one:
         return Factored(factors, n, True)
     last = ctx.const(primes[-1], "a trial divisor")
-    if root < last:                          # every prime up to sqrt(n) was tried
+    if root < last:  # every prime up to sqrt(n) was tried
         factors.append((n, 1))
         return Factored(factors, ctx.const(1, "one"), True)
     return Factored(factors, n, False)
@@ -75,7 +76,7 @@ def trial_factor(n: Z, primes: list[int] = PRIMES) -> Factored:
 def divisors(f: Factored) -> list[Z]:
     """All positive divisors of a completely factored number."""
     assert f.complete
-    out = [f.cofactor]                        # the cofactor is 1 here
+    out = [f.cofactor]  # the cofactor is 1 here
     for p, e in f.factors:
         new = []
         for d in out:
@@ -111,5 +112,5 @@ def square_part(n: Z) -> tuple[Z, Z, bool]:
             s, proven = s * r, True
         else:
             c = c * R
-            proven = R < ctx.const(TRIAL_LIMIT ** 3, "the bound below which an unfactored cofactor is square-free")
+            proven = R < ctx.const(TRIAL_LIMIT**3, "the bound below which an unfactored cofactor is square-free")
     return s, c, proven

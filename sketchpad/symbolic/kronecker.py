@@ -10,13 +10,14 @@ lc(g), which must divide lc(f).  Survivors are tested by exact division.  The wa
 exhaustive, hence a proof when it finds nothing, but only within a budget of visited branches;
 past it the search reports that it could not decide.
 """
+
 from __future__ import annotations
 
 from .intfactor import divisors, trial_factor
 from .poly import Poly
 
 POINTS = (0, 1, -1, 2, -2, 3, -3, 4, -4)
-BUDGET = 8_000             # branches visited per factor() call, all searches together
+BUDGET = 8_000  # branches visited per factor() call, all searches together
 
 
 class Budget:
@@ -47,8 +48,8 @@ def find_factor(f: Poly, d: int, budget: Budget | None = None) -> tuple[Poly | N
             break
     if len(usable) < d + 1:
         return None, False
-    usable.sort(key=lambda u: u[0])            # fewest divisors first: fewest branches
-    pts = usable[:d + 1]
+    usable.sort(key=lambda u: u[0])  # fewest divisors first: fewest branches
+    pts = usable[: d + 1]
     xs = [u[2] for u in pts]
     choices = [divisors(pts[0][3])] + [[s for v in divisors(u[3]) for s in (v, -v)] for u in pts[1:]]
 
@@ -62,7 +63,7 @@ def find_factor(f: Poly, d: int, budget: Budget | None = None) -> tuple[Poly | N
             for k in range(1, i + 1):
                 q, r = divmod(row[k - 1] - rows[i - 1][k - 1], xs[i] - xs[i - k])
                 if not r.is_zero:
-                    break                        # not an integer polynomial: cut the branch
+                    break  # not an integer polynomial: cut the branch
                 row.append(q)
             else:
                 if i < d:
@@ -70,7 +71,7 @@ def find_factor(f: Poly, d: int, budget: Budget | None = None) -> tuple[Poly | N
                     if found is not None:
                         return found
                     continue
-                top = row[d]                     # lc(g)
+                top = row[d]  # lc(g)
                 if top.is_zero or not top.divides(f.lc):
                     continue
                 g = _newton(rows + [row], xs, var).primitive()[1]

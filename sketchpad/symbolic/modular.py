@@ -1,5 +1,6 @@
 """Modular helpers for Hensel lifting: reduction, evaluation and inverses modulo m, all with
 model divisions."""
+
 from __future__ import annotations
 
 from .integer import Z

@@ -5,19 +5,22 @@ The expression is expanded while it is parsed, so every coefficient operation al
 the sheet.  Every rejection is an InputError that names the problem and, where it helps, the
 column.
 """
+
 from __future__ import annotations
 
 import re
 
-from ..errors import InputError
 from ..digits import to_int
+from ..errors import InputError
 from .poly import Poly
 
 MAX_CHARS = 20_000
 MAX_EXPONENT_DIGITS = 6
 _FUNCS = {"sqrt", "sin", "cos", "tan", "exp", "log", "ln", "abs", "gcd", "isqrt"}
-_TOKEN = re.compile(r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|(?P<name>[A-Za-z_]+)"
-                    r"|(?P<op>\*\*|[-+*/^()=]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)|(?P<name>[A-Za-z_]+)"
+    r"|(?P<op>\*\*|[-+*/^()=]))"
+)
 
 
 def _tokens(text: str):
@@ -34,7 +37,9 @@ def _tokens(text: str):
         tok = m.group(kind)
         col = m.start(kind) + 1
         if kind == "num" and not tok.isdigit():
-            raise InputError(f"not an integer: {tok!r} at column {col} (coefficients and exponents must be whole numbers)")
+            raise InputError(
+                f"not an integer: {tok!r} at column {col} (coefficients and exponents must be whole numbers)"
+            )
         if kind == "op" and tok == "**":
             tok = "^"
         out.append((kind, tok, col))
@@ -97,10 +102,12 @@ class _Parser:
                 self.take()
                 d = self.unary()
                 if d.degree >= 1:
-                    raise InputError(f"division by a polynomial at column {col} is not supported "
-                                     f"(the result would not be a polynomial)")
+                    raise InputError(
+                        f"division by a polynomial at column {col} is not supported "
+                        f"(the result would not be a polynomial)"
+                    )
                 raise InputError(f"'/' at column {col}: division is not supported; coefficients must be integers")
-            elif self._starts_factor():          # implicit multiplication: 3x, 2(x+1), (x+1)(x-1)
+            elif self._starts_factor():  # implicit multiplication: 3x, 2(x+1), (x+1)(x-1)
                 p = p * self.power()
             elif kind == "num":
                 raise InputError(f"a number at column {col} follows without an operator: write '*' between them")
@@ -125,7 +132,7 @@ class _Parser:
         n = self.exponent(col)
         if self.peek()[1] == "^":
             raise InputError(f"chained exponent at column {self.peek()[2]}: add parentheses, e.g. (x^2)^3")
-        return base ** n
+        return base**n
 
     def exponent(self, col) -> int:
         kind, tok, c = self.peek()
@@ -148,7 +155,7 @@ class _Parser:
             if self.peek()[1] != ")":
                 raise InputError(f"the exponent at column {c} must be a single whole number")
             self.take()
-        return int(tok)                     # a structural count, not a coefficient
+        return int(tok)  # a structural count, not a coefficient
 
     def atom(self) -> Poly:
         kind, tok, col = self.take()
@@ -158,8 +165,10 @@ class _Parser:
             if len(tok) > 1:
                 if tok.lower() in _FUNCS or self.peek()[1] == "(":
                     raise InputError(f"functions such as {tok!r} (column {col}) are not supported in polynomials")
-                raise InputError(f"{tok!r} at column {col}: use a single-letter variable "
-                                 f"(multivariate polynomials are not supported)")
+                raise InputError(
+                    f"{tok!r} at column {col}: use a single-letter variable "
+                    f"(multivariate polynomials are not supported)"
+                )
             if self.var is None:
                 self.var = tok
             elif tok != self.var:

@@ -3,6 +3,7 @@
 Exponents are structural Python ints (they count, they are not coefficients).  A coefficient
 that becomes zero is dropped by reading it, so "zero" never needs to be computed.
 """
+
 from __future__ import annotations
 
 from ..errors import InputError
@@ -24,14 +25,14 @@ class Poly:
 
     # construction -------------------------------------------------------------------------
     @classmethod
-    def const(cls, c: Z, var: str = "x") -> "Poly":
+    def const(cls, c: Z, var: str = "x") -> Poly:
         return cls(c.ctx, {0: c}, var)
 
     @classmethod
-    def monomial(cls, c: Z, k: int, var: str = "x") -> "Poly":
+    def monomial(cls, c: Z, k: int, var: str = "x") -> Poly:
         return cls(c.ctx, {k: c}, var)
 
-    def _new(self, terms: dict) -> "Poly":
+    def _new(self, terms: dict) -> Poly:
         return Poly(self.ctx, terms, self.var)
 
     # reading ------------------------------------------------------------------------------
@@ -71,24 +72,24 @@ class Poly:
         if other.ctx is not self.ctx:
             raise TypeError("cannot combine polynomials from two different contexts")
 
-    def __add__(self, other: "Poly") -> "Poly":
+    def __add__(self, other: Poly) -> Poly:
         self._same_kind(other, "add")
         terms = dict(self.terms)
         for k, c in other.terms.items():
             terms[k] = terms[k] + c if k in terms else c
         return self._new(terms)
 
-    def __neg__(self) -> "Poly":
+    def __neg__(self) -> Poly:
         return self._new({k: -c for k, c in self.terms.items()})
 
-    def __sub__(self, other: "Poly") -> "Poly":
+    def __sub__(self, other: Poly) -> Poly:
         self._same_kind(other, "subtract")
         terms = dict(self.terms)
         for k, c in other.terms.items():
             terms[k] = terms[k] - c if k in terms else -c
         return self._new(terms)
 
-    def __mul__(self, other: "Poly") -> "Poly":
+    def __mul__(self, other: Poly) -> Poly:
         if isinstance(other, Z):
             return self.scale(other)
         self._same_kind(other, "multiply")
@@ -99,33 +100,36 @@ class Poly:
                 acc.setdefault(i + j, []).append(a * b)
         return self._new({k: _sum(v) for k, v in acc.items()})
 
-    def scale(self, c: Z) -> "Poly":
-        if c.is_one:                     # reading: multiplying by one is no work
+    def scale(self, c: Z) -> Poly:
+        if c.is_one:  # reading: multiplying by one is no work
             return self
         return self._new({k: a * c for k, a in self.terms.items()})
 
-    def shift(self, k: int) -> "Poly":
+    def shift(self, k: int) -> Poly:
         """Multiply (k > 0) or divide exactly (k < 0) by x^|k|: only exponents move."""
         return self._new({e + k: c for e, c in self.terms.items()})
 
-    def __pow__(self, n: int) -> "Poly":
+    def __pow__(self, n: int) -> Poly:
         if type(n) is not int or n < 0:
             raise TypeError("polynomial exponent must be a non-negative int")
         self.ctx.check_degree(max(self.degree, 0) * n)
-        if self.terms and n > 1:                 # reading lengths: refuse hopeless powers up front
+        if self.terms and n > 1:  # reading lengths: refuse hopeless powers up front
             digits = max(c.digits for c in self.terms.values()) * n
             limit = self.ctx.arith.limits.max_quadratic_digits
             if digits > 2 * limit:
-                raise InputError(f"the power ^{n} would give coefficients of about {digits:,} digits; "
-                                 f"products are limited to {limit:,}-digit operands")
+                raise InputError(
+                    f"the power ^{n} would give coefficients of about {digits:,} digits; "
+                    f"products are limited to {limit:,}-digit operands"
+                )
         return square_and_multiply(self, n, lambda: Poly.const(self.ctx.const(1, "one"), self.var))
 
-    def derivative(self) -> "Poly":
-        return self._new({k - 1: c * self.ctx.const(k, "an exponent (derivative)")
-                          for k, c in self.terms.items() if k > 0})
+    def derivative(self) -> Poly:
+        return self._new(
+            {k - 1: c * self.ctx.const(k, "an exponent (derivative)") for k, c in self.terms.items() if k > 0}
+        )
 
     # division over Z ----------------------------------------------------------------------
-    def divmod_exact(self, d: "Poly"):
+    def divmod_exact(self, d: Poly):
         """Divide by d over Z: (q, r) when each leading division is exact, else None.
 
         When d is primitive and divides self over Q, every step is exact (Gauss's lemma),
@@ -143,12 +147,12 @@ class Poly:
             r = r - d.scale(t).shift(k)
         return self._new(q), r
 
-    def exact_quotient(self, d: "Poly") -> "Poly | None":
+    def exact_quotient(self, d: Poly) -> Poly | None:
         """self / d when d divides self over Z, else None."""
         qr = self.divmod_exact(d)
         return qr[0] if qr is not None and qr[1].is_zero else None
 
-    def prem(self, d: "Poly") -> "Poly":
+    def prem(self, d: Poly) -> Poly:
         """A pseudo-remainder: lc(d)^e * self mod d, computed without fractions."""
         r = self
         while not r.is_zero and r.degree >= d.degree:
@@ -167,13 +171,13 @@ class Poly:
                 break
         return -g if self.lc.sign < 0 else g
 
-    def primitive(self) -> tuple[Z, "Poly"]:
+    def primitive(self) -> tuple[Z, Poly]:
         c = self.content()
         if c.is_one:
             return c, self
         return c, self._new({k: a.exact_div(c) for k, a in self.terms.items()})
 
-    def gcd(self, other: "Poly") -> "Poly":
+    def gcd(self, other: Poly) -> Poly:
         """Primitive gcd with positive leading coefficient (primitive remainder sequence)."""
         a, b = self.primitive()[1], other.primitive()[1]
         if a.degree < b.degree:
@@ -220,8 +224,7 @@ class Poly:
 def _sum(values: list) -> Z:
     """Sum a list of Z pairwise, as a tree (shallower carries, same number of additions)."""
     while len(values) > 1:
-        values = [values[i] + values[i + 1] if i + 1 < len(values) else values[i]
-                  for i in range(0, len(values), 2)]
+        values = [values[i] + values[i + 1] if i + 1 < len(values) else values[i] for i in range(0, len(values), 2)]
     return values[0]
 
 

@@ -11,6 +11,7 @@ one of the two pairings must satisfy al*de + be*ga = D.  Trying every integer ro
 resolvent therefore finds a split whenever one exists.  The resolvent's roots come from
 `rational_roots`, so this works at any coefficient size; no fractions are ever formed.
 """
+
 from __future__ import annotations
 
 from .integer import Z
@@ -41,11 +42,12 @@ def split_quartic(f: Poly) -> tuple[Poly, Poly] | None:
     a2 = a * a
     B, C, D, E = f.at(3), f.at(2) * a, f.at(1) * a2, f.at(0) * a2 * a
     BE = B * E
-    resolvent = Poly(ctx, {3: ctx.const(1, "one"), 2: -C, 1: B * D - four * E,
-                           0: -(B * BE - four * C * E + D * D)}, var)
+    resolvent = Poly(
+        ctx, {3: ctx.const(1, "one"), 2: -C, 1: B * D - four * E, 0: -(B * BE - four * C * E + D * D)}, var
+    )
     for root in rational_roots(resolvent):
         if not root.is_integer:
-            continue                         # a monic integer cubic: only integer roots matter
+            continue  # a monic integer cubic: only integer roots matter
         u = root.num
         s1, s2 = _sqrt_exact(u * u - four * E), _sqrt_exact(B * B - four * (C - u))
         if s1 is None or s2 is None:
@@ -56,7 +58,7 @@ def split_quartic(f: Poly) -> tuple[Poly, Poly] | None:
         (be, de), (al, ga) = bd, ag
         for be_, de_ in ((be, de), (de, be)):
             if al * de_ + be_ * ga == D:
-                g = Poly(ctx, {2: a2, 1: al * a, 0: be_}, var).primitive()[1]   # G(a x), made primitive
+                g = Poly(ctx, {2: a2, 1: al * a, 0: be_}, var).primitive()[1]  # G(a x), made primitive
                 h = f.exact_quotient(g)
                 if h is not None:
                     return g, h.primitive()[1]

@@ -1,5 +1,6 @@
 """Q: a rational p/q of two Z numbers, kept in lowest terms with q > 0 by model gcds and
 divisions.  Q mixes with Z (a Z is q = 1) but, like Z, refuses bare Python numbers."""
+
 from __future__ import annotations
 
 from .integer import Z, _refuse
@@ -18,7 +19,7 @@ class Q:
             raise ZeroDivisionError("rational with zero denominator")
         if den.sign < 0:
             num, den = -num, -den
-        if not den.is_one:                       # reading: a denominator 1 needs no reduction
+        if not den.is_one:  # reading: a denominator 1 needs no reduction
             g = num.gcd(den)
             if not g.is_one:
                 num, den = num.exact_div(g), den.exact_div(g)
@@ -29,7 +30,7 @@ class Q:
         return self.num.ctx
 
     @staticmethod
-    def _of(x) -> "Q":
+    def _of(x) -> Q:
         if isinstance(x, Q):
             return x
         if isinstance(x, Z):
@@ -93,7 +94,7 @@ class Q:
 
     __rmul__ = __mul__
 
-    def inverse(self) -> "Q":
+    def inverse(self) -> Q:
         if self.is_zero:
             raise ZeroDivisionError("division by zero")
         return Q(self.den, self.num)

@@ -10,13 +10,14 @@ Two ways to get candidates, both followed by an exact check q^n f(p/q) = 0 on th
   |an * root|), and read the candidate an*root off its symmetric residue.  Each rational root
   reduces to a simple root mod p and lifts uniquely, so none is missed.
 """
+
 from __future__ import annotations
 
 import math
 
 from ..errors import InputError
-from .intfactor import PRIMES, divisors, trial_factor
 from .integer import Z
+from .intfactor import PRIMES, divisors, trial_factor
 from .modular import inverse, mod_eval, squarefree_mod, symmetric
 from .poly import Poly
 from .rational import Q
@@ -32,7 +33,7 @@ HENSEL_PRIMES = PRIMES[:60]
 def squarefree_part(f: Poly) -> Poly:
     if f.degree < 2:
         return f
-    for p in PRIMES[:SQUAREFREE_PRIMES]:        # a cheap certificate first, over small fields
+    for p in PRIMES[:SQUAREFREE_PRIMES]:  # a cheap certificate first, over small fields
         P = f.ctx.const(p, "a small prime for the square-free test")
         if not P.divides(f.lc) and squarefree_mod(f, P):
             return f
@@ -46,7 +47,7 @@ def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> l
         raise InputError("the zero polynomial has every number as a root")
     roots: list[Q] = []
     ctx = f.ctx
-    if f.degree >= 1 and f.low > 0:                  # x divides f: the root 0 (reading exponents)
+    if f.degree >= 1 and f.low > 0:  # x divides f: the root 0 (reading exponents)
         roots.append(Q(ctx.const(0, "zero")))
         f = f.shift(-f.low)
     if f.degree < 1:
@@ -56,15 +57,23 @@ def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> l
         f = squarefree_part(f)
     if f.degree == 1:
         return roots + [Q(-f.coeff(0), f.lc)]
-    if f.degree == 2:                                 # rational roots iff b^2 - 4ac is a square
+    if f.degree == 2:  # rational roots iff b^2 - 4ac is a square
         return roots + _quadratic(f)
     found = None
     if method in ("auto", "divisors"):
-        found = _by_divisors(f, *((MAX_TRIAL_DIGITS, MAX_CANDIDATES) if method == "auto"
-                                  else (MAX_TRIAL_DIGITS_LIMIT, MAX_CANDIDATES_LIMIT)))
+        found = _by_divisors(
+            f,
+            *(
+                (MAX_TRIAL_DIGITS, MAX_CANDIDATES)
+                if method == "auto"
+                else (MAX_TRIAL_DIGITS_LIMIT, MAX_CANDIDATES_LIMIT)
+            ),
+        )
         if found is None and method == "divisors":
-            raise InputError("the rational root theorem's candidate set is too large to enumerate "
-                             "(constant or leading coefficient not factorable by trial division)")
+            raise InputError(
+                "the rational root theorem's candidate set is too large to enumerate "
+                "(constant or leading coefficient not factorable by trial division)"
+            )
     if found is None:
         found = _by_hensel(f)
     return roots + found
@@ -83,7 +92,7 @@ def _quadratic(f: Poly) -> list[Q]:
 
 def _by_divisors(f: Poly, max_digits: int, max_candidates: int) -> list[Q] | None:
     a0, an = f.coeff(0), f.lc
-    if max(a0.digits, an.digits) > max_digits:      # reading lengths: trial division would be futile
+    if max(a0.digits, an.digits) > max_digits:  # reading lengths: trial division would be futile
         return None
     fa0, fan = trial_factor(a0), trial_factor(an)
     if not (fa0.complete and fan.complete) or fa0.divisor_count() * fan.divisor_count() > max_candidates:
@@ -95,7 +104,7 @@ def _by_divisors(f: Poly, max_digits: int, max_candidates: int) -> list[Q] | Non
     for q in divisors(fan):
         for p in divisors(fa0):
             if not p.gcd(q).is_one:
-                continue                      # not in lowest terms: found as another candidate
+                continue  # not in lowest terms: found as another candidate
             for pp in (p, -p):
                 # cheap filters: (q - p) | f(1) and (q + p) | f(-1) for a root p/q
                 d1, dm1 = q - pp, q + pp
@@ -114,7 +123,7 @@ def _by_hensel(f: Poly) -> list[Q]:
     ctx = f.ctx
     df = f.derivative()
     height = abs(f.lc) + max((abs(c) for c in f.terms.values()), key=_Key)
-    bound = height + height                   # M must exceed 2H
+    bound = height + height  # M must exceed 2H
     for p in HENSEL_PRIMES:
         P = ctx.const(p, "a small prime for Hensel lifting")
         if P.divides(f.lc):
@@ -124,7 +133,7 @@ def _by_hensel(f: Poly) -> list[Q]:
         for r in residues:
             if mod_eval(f, r, P).is_zero:
                 if mod_eval(df, r, P).is_zero:
-                    ok = False                # a repeated root mod p: this prime cannot separate
+                    ok = False  # a repeated root mod p: this prime cannot separate
                     break
                 simple.append(r)
         if not ok:
@@ -137,8 +146,10 @@ def _by_hensel(f: Poly) -> list[Q]:
             if f.eval_homogeneous(cand.num, cand.den).is_zero:
                 roots.append(cand)
         return roots
-    raise InputError(f"no prime among the first {len(HENSEL_PRIMES)} separates the roots of this "
-                     f"polynomial modulo p; its rational roots cannot be searched")
+    raise InputError(
+        f"no prime among the first {len(HENSEL_PRIMES)} separates the roots of this "
+        f"polynomial modulo p; its rational roots cannot be searched"
+    )
 
 
 def _precisions(p: int, bound: Z) -> list[int]:
@@ -166,7 +177,7 @@ def _lift(f: Poly, df: Poly, r: Z, P: Z, p: int, bound: Z) -> tuple[Z, Z]:
     two = f.ctx.const(2, "the 2 of Newton's inverse iteration")
     m = P
     for e in _precisions(p, bound):
-        m = P ** e
+        m = P**e
         r = (r - mod_eval(f, r, m) * s) % m
         s = (s * (two - mod_eval(df, r, m) * s)) % m
     return r, m
@@ -174,6 +185,7 @@ def _lift(f: Poly, df: Poly, r: Z, P: Z, p: int, bound: Z) -> tuple[Z, Z]:
 
 class _Key:
     """Orders Z values for max() through computed comparisons."""
+
     __slots__ = ("z",)
 
     def __init__(self, z):

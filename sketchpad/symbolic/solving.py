@@ -4,6 +4,7 @@ a*x^2 + b*x + c the roots (-b ± s*sqrt(C)) / (2a) with D = b^2 - 4ac = s^2 * C,
 Factors of degree >= 3 that do not split have no such closed form here and are returned as
 such ('unsolved'), never approximated.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,19 +19,20 @@ from .rational import Q
 @dataclass
 class Surd:
     """(A + sign*B*sqrt(C)) / E, C square-free (proven or not), C != 0, 1."""
+
     A: Z
     B: Z
     C: Z
     E: Z
-    sign: int              # +1 or -1
-    simplified: bool       # C proven square-free
+    sign: int  # +1 or -1
+    simplified: bool  # C proven square-free
 
     @property
     def complex(self) -> bool:
         return self.C.sign < 0
 
     def _radical(self, python: bool) -> str:
-        mag = str(self.C).lstrip("-")            # reading digits, not computing
+        mag = str(self.C).lstrip("-")  # reading digits, not computing
         rad = "" if mag == "1" else f"sqrt({mag})"
         i = ("I" if python else "i") if self.C.sign < 0 else ""
         parts = [p for p in ("" if self.B.is_one else str(self.B), rad, i) if p]
@@ -54,7 +56,7 @@ class Surd:
 
 @dataclass
 class Root:
-    value: object          # Q or Surd
+    value: object  # Q or Surd
     multiplicity: int
 
     @property
