@@ -12,7 +12,7 @@ from . import procedures as P
 from .errors import InputError
 from .expr import Limits
 from .procedures import operand_of
-from .runtime import Run
+from .runtime import Run, together
 from .sheet import Worksheet
 from .solve import _check, as_stepper
 
@@ -24,6 +24,7 @@ class OpRecord:
     result: object
     forward_passes: int
     batches: int
+    group: int | None = None  # operations run together share one run; its counters sit on the last
 
 
 @dataclass
@@ -37,38 +38,85 @@ class Arithmetic:
         self._stepper = as_stepper(self.stepper)
         self.forward_passes = 0
         self.batches = 0
+        self._groups = 0
 
-    def _run(self, op: str, title: str, proc, *args: int):
+    def _start(self, op: str, args: tuple):
+        """Check one operation's operands and return its procedure generator (not yet run)."""
+        if op not in OPS:
+            raise InputError(f"unknown operation {op!r}; known: {', '.join(OPS)}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             raise InputError(f"{op} needs integers, got {[type(a).__name__ for a in args]}")
+        title, proc, arity = OPS[op]
+        if len(args) != arity:
+            raise InputError(f"{op} takes {arity} operand(s), got {len(args)}")
         nums = [operand_of(a) for a in args]
         _check(self.limits, op, *nums)
-        run = Run(self._stepper, parallel=self.parallel)
-        out = run.drive(proc(Worksheet().new(title), *nums))
-        value = out.value() if isinstance(out, P.Num) else tuple(n.value() for n in out)
+        return proc(Worksheet().new(title), *nums)
+
+    def _record(self, ops, outs, run: Run, group):
+        values = [o.value() if isinstance(o, P.Num) else tuple(n.value() for n in o) for o in outs]
         c = run.counters
         self.forward_passes += c.forward_passes
         self.batches += c.batches
-        self.log.append(OpRecord(op, args, value, c.forward_passes, c.batches))
-        return value
+        for i, ((op, args), v) in enumerate(zip(ops, values)):
+            last = i == len(ops) - 1
+            self.log.append(OpRecord(op, args, v, c.forward_passes if last else 0, c.batches if last else 0, group))
+        return values
+
+    def _run(self, op: str, *args: int):
+        gen = self._start(op, args)
+        run = Run(self._stepper, parallel=self.parallel)
+        return self._record([(op, args)], [run.drive(gen)], run, None)[0]
+
+    def many(self, ops: list[tuple]) -> list:
+        """Run independent operations together: each runtime round of all of them is one batch.
+
+        `ops` holds tuples `(op, a, b)` or `(op, a)` with op in OPS (`"+"`, `"-"`, `"*"`, `"//"`,
+        `"neg"`, `"sqrt"`, `"gcd"`).  Results come back in order, exactly as one-by-one calls
+        would give them; the log gets one record per operation, sharing one group number, with
+        the group's forward passes and batches on its last record (so the log's sums stay
+        equal to the totals).
+        """
+        ops = [(o[0], tuple(o[1:])) for o in ops]
+        if not ops:
+            return []
+        gens = [self._start(op, args) for op, args in ops]
+        if len(gens) == 1:
+            return [self._run(ops[0][0], *ops[0][1])]
+        self._groups += 1
+        run = Run(self._stepper, parallel=self.parallel)
+        outs = run.drive(together(gens))
+        return self._record(ops, outs, run, self._groups)
 
     def add(self, a: int, b: int) -> int:
-        return self._run("+", "a + b", P.signed_add, a, b)
+        return self._run("+", a, b)
 
     def sub(self, a: int, b: int) -> int:
-        return self._run("-", "a - b", lambda s, x, y: P.signed_add(s, x, y, subtract=True), a, b)
+        return self._run("-", a, b)
 
     def mul(self, a: int, b: int) -> int:
-        return self._run("*", "a * b", P.signed_mul, a, b)
+        return self._run("*", a, b)
 
     def divmod(self, a: int, b: int) -> tuple[int, int]:
-        return self._run("//", "a // b", P.signed_divmod, a, b)
+        return self._run("//", a, b)
 
     def neg(self, a: int) -> int:
-        return self._run("neg", "-a", P.negate, a)
+        return self._run("neg", a)
 
     def isqrt(self, a: int) -> int:
-        return self._run("sqrt", "sqrt(a)", P.signed_isqrt, a)
+        return self._run("sqrt", a)
 
     def gcd(self, a: int, b: int) -> int:
-        return self._run("gcd", "gcd(a, b)", P.signed_gcd, a, b)
+        return self._run("gcd", a, b)
+
+
+# op -> (sheet title, procedure, number of operands)
+OPS = {
+    "+": ("a + b", P.signed_add, 2),
+    "-": ("a - b", lambda s, x, y: P.signed_add(s, x, y, subtract=True), 2),
+    "*": ("a * b", P.signed_mul, 2),
+    "//": ("a // b", P.signed_divmod, 2),
+    "neg": ("-a", P.negate, 1),
+    "sqrt": ("sqrt(a)", P.signed_isqrt, 1),
+    "gcd": ("gcd(a, b)", P.signed_gcd, 2),
+}
