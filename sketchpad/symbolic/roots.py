@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 
 from ..errors import InputError
-from .integer import Z
-from .intfactor import PRIMES, divisors, trial_factor
-from .modular import inverse, mod_eval, squarefree_mod, symmetric
+from .integer import Z, batch, product_all, products
+from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
+from .modular import inverse, mod_eval, symmetric
 from .poly import Poly
 from .rational import Q
 
@@ -33,12 +33,65 @@ HENSEL_PRIMES = PRIMES[:60]
 def squarefree_part(f: Poly) -> Poly:
     if f.degree < 2:
         return f
-    for p in PRIMES[:SQUAREFREE_PRIMES]:  # a cheap certificate first, over small fields
-        P = f.ctx.const(p, "a small prime for the square-free test")
-        if not P.divides(f.lc) and squarefree_mod(f, P):
-            return f
+    if _squarefree_mod_some_prime(f, PRIMES[:SQUAREFREE_PRIMES]):  # a cheap certificate first
+        return f
     g = f.gcd(f.derivative())
     return f if g.degree == 0 else f.exact_quotient(g)
+
+
+def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
+    """Whether gcd(f, f') = 1 over Z/p for some p in `primes` not dividing lc(f); then f is
+    square-free over Z too, which saves the far costlier gcd over Z.
+
+    The Euclidean algorithms modulo all the primes run side by side (one batch per step for
+    all of them) with pseudo-remainders lc(b)*a - lc(a)*x^k*b, so no inverse mod p is needed:
+    only the degrees of the remainder sequence matter, and a nonzero scalar mod p leaves them."""
+    ctx = f.ctx
+    Ps = [ctx.const(p, "a small prime for the square-free test") for p in primes]
+    lc_rem = batch([("//", f.lc, P) for P in Ps])
+    Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero]
+    df = f.derivative()
+    pairs = _reduce_all([(g, P) for P in Ps for g in (f, df)])
+    state = [(pairs[2 * i], pairs[2 * i + 1], P) for i, P in enumerate(Ps)]
+    state = [(a, b, P) for a, b, P in state if not b.is_zero]  # f' = 0 mod p: no certificate
+    while state:
+        if any(b.degree == 0 or (b.is_zero and a.degree == 0) for a, b, _ in state):
+            return True  # a nonzero constant in the remainder sequence: the gcd is 1
+        state = [(a, b, P) for a, b, P in state if not b.is_zero]
+        if not state:
+            return False
+        # one pseudo-division step for every prime: products, differences, reductions
+        steps = []
+        for a, b, _ in state:
+            if a.degree < b.degree:
+                a, b = b, a
+            steps.append((a, b, a.degree - b.degree))
+        n = [len(a.terms) for a, _, _ in steps]
+        flat = products(
+            [(c, b.lc) for a, b, _ in steps for c in a.terms.values()]
+            + [(c, a.lc) for a, b, _ in steps for c in b.terms.values()]
+        )
+        scaled_a, at = [], 0
+        for k in n:
+            scaled_a.append(flat[at : at + k])
+            at += k
+        diffs = []
+        for (a, b, k), sa in zip(steps, scaled_a):
+            sb = flat[at : at + len(b.terms)]
+            at += len(b.terms)
+            diffs.append(a._new(dict(zip(a.terms, sa)))._minus(dict(zip((e + k for e in b.terms), sb))))
+        reduced = _reduce_all([(r, P) for r, (_, _, P) in zip(diffs, state)])
+        # the remainder sequence moves on once the pseudo-remainder's degree drops below b's
+        state = [
+            (b, r, P) if r.degree < b.degree else (r, b, P) for (a, b, _), r, (_, _, P) in zip(steps, reduced, state)
+        ]
+    return False
+
+
+def _reduce_all(polys: list) -> list:
+    """[g mod P for (g, P)], every coefficient of every polynomial in one batch of divisions."""
+    qr = iter(batch([("//", c, P) for g, P in polys for c in g.terms.values()]))
+    return [g._new({k: next(qr)[1] for k in g.terms}) for g, _ in polys]
 
 
 def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> list[Q]:
@@ -99,24 +152,53 @@ def _by_divisors(f: Poly, max_digits: int, max_candidates: int) -> list[Q] | Non
         return None
     ctx = f.ctx
     one = ctx.const(1, "one")
-    f1, fm1 = f.eval_int(one), f.eval_int(-one)
-    roots = []
-    for q in divisors(fan):
-        for p in divisors(fa0):
-            if not p.gcd(q).is_one:
-                continue  # not in lowest terms: found as another candidate
-            for pp in (p, -p):
-                # cheap filters: (q - p) | f(1) and (q + p) | f(-1) for a root p/q
-                d1, dm1 = q - pp, q + pp
-                if not d1.is_zero and not d1.divides(f1):
-                    continue
-                if not dm1.is_zero and not dm1.divides(fm1):
-                    continue
-                if f.eval_homogeneous(pp, q).is_zero:
-                    roots.append(Q(pp, q))
-                    if len(roots) == f.degree:
-                        return roots
-    return roots
+    f1, fm1 = f.eval_many([one, -one])
+    # every stage below is one batch for all candidates (the original walked them one by one)
+    pairs = [(p, q) for q in divisors(fan) for p in divisors(fa0)]
+    coprime = [pq for pq, g in zip(pairs, batch([("gcd", p, q) for p, q in pairs])) if g.is_one]
+    negs = batch([("neg", p) for p, _ in coprime])  # not in lowest terms: found as another candidate
+    cands = [(pp, q) for (p, q), m in zip(coprime, negs) for pp in (p, m)]
+    # cheap filters: (q - p) | f(1) and (q + p) | f(-1) for a root p/q
+    diffs = batch([op for pp, q in cands for op in (("-", q, pp), ("+", q, pp))])
+    checks = [(i, v, d) for i in range(len(cands)) for v, d in ((f1, diffs[2 * i]), (fm1, diffs[2 * i + 1]))]
+    checks = [(i, v, d) for i, v, d in checks if not d.is_zero]
+    failed = {i for (i, _, _), (_, r) in zip(checks, batch([("//", v, d) for _, v, d in checks])) if not r.is_zero}
+    survivors = [c for i, c in enumerate(cands) if i not in failed]
+    values = f.eval_homogeneous_many(survivors)
+    return [Q(pp, q) for (pp, q), v in zip(survivors, values) if v.is_zero]
+
+
+def square_part(n: Z) -> tuple[Z, Z, bool]:
+    """n = s^2 * c with s > 0, and c as square-free as trial division can show: (s, c, proven).
+
+    The same facts as intfactor.square_part, with far fewer sequential steps: n is divided by
+    all primes below TRIAL_LIMIT in one batch, the multiplicities of the primes that divide come
+    from repeated divisions side by side, and the cofactor R (no prime factor below the limit)
+    is then tested for being a square.  c is proven square-free when R is a square, or
+    R < TRIAL_LIMIT^3 (then R is 1, a prime or a product of two distinct primes)."""
+    ctx = n.ctx
+    one = ctx.const(1, "one")
+    m = abs(n)
+    Ps = [ctx.const(p, "a trial divisor") for p in PRIMES]
+    hits = [(P, q) for P, (q, r) in zip(Ps, batch([("//", m, P) for P in Ps])) if r.is_zero]
+    exps = {id(P): 1 for P, _ in hits}
+    while hits:  # divide each quotient again by its prime while it divides: all primes together
+        qr = batch([("//", q, P) for P, q in hits])
+        hits = [(P, q2) for (P, _), (q2, r) in zip(hits, qr) if r.is_zero]
+        for P, _ in hits:
+            exps[id(P)] += 1
+    found = [(P, exps[id(P)]) for P in Ps if id(P) in exps]
+    halves = [P for P, e in found for _ in range(e // 2)]
+    odd = [P for P, e in found if e % 2]
+    s, c = product_all(halves, lambda: one), product_all(odd, lambda: one)
+    R = m.exact_div(product_all([s, s, c], lambda: one)) if found else m
+    r = R.isqrt()
+    if r * r == R:  # one more square factor (or R = 1)
+        s, proven = (s * r if found else r), True
+    else:
+        c = c * R if found else R
+        proven = R < ctx.const(TRIAL_LIMIT**3, "the bound below which an unfactored cofactor is square-free")
+    return s, (-c if n.sign < 0 else c), proven
 
 
 def _by_hensel(f: Poly) -> list[Q]:
