@@ -179,24 +179,32 @@ def _factor_over_q(p: QPoly, method: str) -> RationalFactorization:
     return RationalFactorization(content, inner)
 
 
-def _context(stepper, limits, max_degree) -> Context:
-    return Context(stepper, limits or Limits(), max_degree)
+def _context(stepper, limits, max_degree, batching=True) -> Context:
+    return Context(stepper, limits or Limits(), max_degree, batching=batching)
 
 
-def expand(expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200) -> Expansion:
+def expand(
+    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, batching: bool = True
+) -> Expansion:
     """Parse and expand EXPR; every coefficient operation runs on the sheet."""
-    ctx = _context(stepper, limits, max_degree)
+    ctx = _context(stepper, limits, max_degree, batching)
     t = time.perf_counter()
     p = parse_poly(ctx, expr)
     return Expansion(expr, p, ctx, time.perf_counter() - t)
 
 
 def factor(
-    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, method: str = "auto"
+    expr: str,
+    stepper=None,
+    *,
+    limits: Limits | None = None,
+    max_degree: int = 200,
+    method: str = "auto",
+    batching: bool = True,
 ) -> Factored:
     """Content and irreducible factors over Z, with multiplicities.  With rational coefficients:
     a rational content times primitive integer factors, written "(1/2)*(x - 1)*(x + 1)"."""
-    ctx = _context(stepper, limits, max_degree)
+    ctx = _context(stepper, limits, max_degree, batching)
     t = time.perf_counter()
     p = parse_poly(ctx, expr)
     if isinstance(p, QPoly):  # rational coefficients: content over Q, then the integer factors
@@ -209,10 +217,16 @@ def factor(
 
 
 def solve(
-    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, method: str = "auto"
+    expr: str,
+    stepper=None,
+    *,
+    limits: Limits | None = None,
+    max_degree: int = 200,
+    method: str = "auto",
+    batching: bool = True,
 ) -> Solution:
     """All exact roots of EXPR = 0 (or of LHS = RHS): rational, surd and complex."""
-    ctx = _context(stepper, limits, max_degree)
+    ctx = _context(stepper, limits, max_degree, batching)
     t = time.perf_counter()
     p = parse_equation(ctx, expr)
     if p.is_zero:

@@ -178,7 +178,8 @@ def batch(ops: list) -> list:
                 raise _refuse(o[0], z)
             if z.ctx is not ctx:
                 raise TypeError("cannot batch numbers from two different contexts (the audit would be split)")
-    out = ctx.arith.many([(o[0], *(z._v for z in o[1:])) for o in ops])
+    plain = [(o[0], *(z._v for z in o[1:])) for o in ops]
+    out = ctx.arith.many(plain) if ctx.batching else [ctx.arith.many([o])[0] for o in plain]
     return [tuple(ctx._wrap(v) for v in r) if isinstance(r, tuple) else ctx._wrap(r) for r in out]
 
 
