@@ -151,9 +151,12 @@ class Poly:
         q: dict = {}
         r = self
         while not r.is_zero and r.degree >= d.degree:
-            t, rem = divmod(r.lc, d.lc)
-            if not rem.is_zero:
-                return None
+            if d.lc.is_one:  # reading: a division by one is no work (a monic divisor)
+                t = r.lc
+            else:
+                t, rem = divmod(r.lc, d.lc)
+                if not rem.is_zero:
+                    return None
             k = r.degree - d.degree
             q[k] = t
             r = r._sub_scaled(d, t, k)
