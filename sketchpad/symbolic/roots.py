@@ -33,7 +33,9 @@ HENSEL_PRIMES = PRIMES[:60]
 def squarefree_part(f: Poly) -> Poly:
     if f.degree < 2:
         return f
-    if _squarefree_mod_some_prime(f, PRIMES[:SQUAREFREE_PRIMES]):  # a cheap certificate first
+    if f.degree == 2 and not _discriminant(f).is_zero:  # a quadratic: b^2 - 4ac != 0 suffices
+        return f
+    if f.degree > 2 and _squarefree_mod_some_prime(f, PRIMES[:SQUAREFREE_PRIMES]):  # a cheap certificate
         return f
     g = f.gcd(f.derivative())
     return f if g.degree == 0 else f.exact_quotient(g)
@@ -132,15 +134,23 @@ def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> l
     return roots + found
 
 
-def _quadratic(f: Poly) -> list[Q]:
+def _discriminant(f: Poly) -> Z:
+    """b^2 - 4ac of a quadratic: b^2 and 4a in one batch, then (4a)c, then the difference."""
     a, b, c = f.lc, f.at(1), f.at(0)
-    D = b * b - f.ctx.const(4, "the 4 of b^2 - 4ac") * a * c
+    bb, a4 = products([(b, b), (f.ctx.const(4, "the 4 of b^2 - 4ac"), a)])
+    return bb - a4 * c
+
+
+def _quadratic(f: Poly) -> list[Q]:
+    a, b = f.lc, f.at(1)
+    D = _discriminant(f)
     if D.sign < 0:
         return []
     w = D.isqrt()
     if not (w * w == D):
         return []
-    return [Q(w - b, a + a), Q(-(w + b), a + a)]
+    d, t, a2 = batch([("-", w, b), ("+", w, b), ("+", a, a)])
+    return [Q(d, a2), Q(-t, a2)]
 
 
 def _by_divisors(f: Poly, max_digits: int, max_candidates: int) -> list[Q] | None:
