@@ -269,6 +269,44 @@ def powers(xs: list, n: int) -> list:
     return pw
 
 
+# modular helpers, batched: what modular arithmetic (Hensel lifting, tests mod p) builds on
+def mods(values: list, m: Z) -> list:
+    """[v mod m for v in values], one batch."""
+    return [r for _, r in batch([("//", v, m) for v in values])]
+
+
+def mod_eval_many(pairs: list, m: Z) -> list:
+    """[g(x) mod m for (g, x) in pairs]: coefficients and powers reduced mod m as they are made
+    (numbers stay below m^2), every pair in the same batches: about 3 log2(n) + 4 of them."""
+    if not pairs:
+        return []
+    red = mods([c for g, _ in pairs for c in g.terms.values()], m)
+    at, cs = 0, []
+    for g, _ in pairs:
+        cs.append(dict(zip(g.terms, red[at : at + len(g.terms)])))
+        at += len(g.terms)
+    n = max(g.degree for g, _ in pairs)
+    pw = [[None, x] for _, x in pairs]
+    have = 1
+    while have < n:  # x^(h+j) = x^h * x^j mod m, all pairs together
+        top = min(2 * have, n)
+        new = mods(products([(q[have], q[j - have]) for q in pw for j in range(have + 1, top + 1)]), m)
+        w = top - have
+        for i, q in enumerate(pw):
+            q += new[i * w : (i + 1) * w]
+        have = top
+    flat = [(c, pw[i][k]) for i, ci in enumerate(cs) for k, c in ci.items() if k]
+    prod = iter(mods(products(flat), m))
+    groups = [[next(prod) if k else c for k, c in ci.items()] or [m.ctx.const(0, "zero")] for ci in cs]
+    return mods(sums(groups), m)
+
+
+def reduce_all(polys: list) -> list:
+    """[g mod P for (g, P)], every coefficient of every polynomial in one batch of divisions."""
+    qr = iter(batch([("//", c, P) for g, P in polys for c in g.terms.values()]))
+    return [g._new({k: next(qr)[1] for k in g.terms}) for g, _ in polys]
+
+
 def format_poly(p: Poly) -> str:
     if p.is_zero:
         return "0"

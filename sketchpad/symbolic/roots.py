@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 
 from ..errors import InputError
-from .integer import Z, batch, product_all, products, sums
+from .integer import Z, batch, product_all, products
 from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
 from .modular import inverse, symmetric
-from .poly import Poly
+from .poly import Poly, mod_eval_many, mods, reduce_all
 from .rational import Q
 
 # auto prefers Hensel lifting beyond these (it costs fewer operations); an explicit
@@ -53,7 +53,7 @@ def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
     lc_rem = batch([("//", f.lc, P) for P in Ps])
     Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero]
     df = f.derivative()
-    pairs = _reduce_all([(g, P) for P in Ps for g in (f, df)])
+    pairs = reduce_all([(g, P) for P in Ps for g in (f, df)])
     state = [(pairs[2 * i], pairs[2 * i + 1], P) for i, P in enumerate(Ps)]
     state = [(a, b, P) for a, b, P in state if not b.is_zero]  # f' = 0 mod p: no certificate
     while state:
@@ -82,18 +82,12 @@ def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
             sb = flat[at : at + len(b.terms)]
             at += len(b.terms)
             diffs.append(a._new(dict(zip(a.terms, sa)))._minus(dict(zip((e + k for e in b.terms), sb))))
-        reduced = _reduce_all([(r, P) for r, (_, _, P) in zip(diffs, state)])
+        reduced = reduce_all([(r, P) for r, (_, _, P) in zip(diffs, state)])
         # the remainder sequence moves on once the pseudo-remainder's degree drops below b's
         state = [
             (b, r, P) if r.degree < b.degree else (r, b, P) for (a, b, _), r, (_, _, P) in zip(steps, reduced, state)
         ]
     return False
-
-
-def _reduce_all(polys: list) -> list:
-    """[g mod P for (g, P)], every coefficient of every polynomial in one batch of divisions."""
-    qr = iter(batch([("//", c, P) for g, P in polys for c in g.terms.values()]))
-    return [g._new({k: next(qr)[1] for k in g.terms}) for g, _ in polys]
 
 
 def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> list[Q]:
@@ -228,7 +222,7 @@ def _by_hensel(f: Poly) -> list[Q]:
         lifted, m = _lift_all(f, df, simple, P, p, bound)
         if not lifted:
             return []
-        us = [symmetric(v, m) for v in _mods(products([(f.lc, r) for r in lifted]), m)]
+        us = [symmetric(v, m) for v in mods(products([(f.lc, r) for r in lifted]), m)]
         cands = [Q(u, f.lc) for u in us]
         values = f.eval_homogeneous_many([(c.num, c.den) for c in cands])
         return [c for c, v in zip(cands, values) if v.is_zero]
@@ -236,37 +230,6 @@ def _by_hensel(f: Poly) -> list[Q]:
         f"no prime among the first {len(HENSEL_PRIMES)} separates the roots of this "
         f"polynomial modulo p; its rational roots cannot be searched"
     )
-
-
-def _mods(values: list, m: Z) -> list:
-    """[v mod m for v in values], one batch."""
-    return [r for _, r in batch([("//", v, m) for v in values])]
-
-
-def mod_eval_many(pairs: list, m: Z) -> list:
-    """[g(x) mod m for (g, x) in pairs]: coefficients and powers reduced mod m as they are made
-    (numbers stay below m^2), every pair in the same batches: about 3 log2(n) + 4 of them."""
-    if not pairs:
-        return []
-    red = _mods([c for g, _ in pairs for c in g.terms.values()], m)
-    at, cs = 0, []
-    for g, _ in pairs:
-        cs.append(dict(zip(g.terms, red[at : at + len(g.terms)])))
-        at += len(g.terms)
-    n = max(g.degree for g, _ in pairs)
-    pw = [[None, x] for _, x in pairs]
-    have = 1
-    while have < n:  # x^(h+j) = x^h * x^j mod m, all pairs together
-        top = min(2 * have, n)
-        new = _mods(products([(q[have], q[j - have]) for q in pw for j in range(have + 1, top + 1)]), m)
-        w = top - have
-        for i, q in enumerate(pw):
-            q += new[i * w : (i + 1) * w]
-        have = top
-    flat = [(c, pw[i][k]) for i, ci in enumerate(cs) for k, c in ci.items() if k]
-    prod = iter(_mods(products(flat), m))
-    groups = [[next(prod) if k else c for k, c in ci.items()] or [m.ctx.const(0, "zero")] for ci in cs]
-    return _mods(sums(groups), m)
 
 
 def _max_abs(values: list) -> Z:
@@ -309,7 +272,7 @@ def _lift_all(f: Poly, df: Poly, rs: list, P: Z, p: int, bound: Z) -> tuple[list
     for e in _precisions(p, bound):
         m = P**e
         fr = mod_eval_many([(f, r) for r in rs], m)
-        rs = _mods(batch([("-", r, t) for r, t in zip(rs, products(list(zip(fr, ss))))]), m)
+        rs = mods(batch([("-", r, t) for r, t in zip(rs, products(list(zip(fr, ss))))]), m)
         dr = mod_eval_many([(df, r) for r in rs], m)
-        ss = _mods(products(list(zip(ss, batch([("-", two, t) for t in products(list(zip(dr, ss)))])))), m)
+        ss = mods(products(list(zip(ss, batch([("-", two, t) for t in products(list(zip(dr, ss)))])))), m)
     return rs, m
