@@ -241,3 +241,13 @@ def test_cli_rational(capsys):
     assert main(["poly", "solve", "x^2/3 = 3/4", "--stepper", R, "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert [r["root"] for r in d["roots"]] == ["3/2", "-3/2"] and d["factored"] == "(1/12)*(2*x - 3)*(2*x + 3)"
+
+
+def test_the_default_model_stepper_agrees_with_the_reference():
+    for call, text in ((expand, "(1/2x + 2/3)^3"), (factor, "x^2/3 - 3/4"), (solve, "1/2x^2 = x + 3/2")):
+        m, r = call(text), call(text, R)
+        assert m.stepper == "model" and m.as_dict()["forward_passes"] > 0
+        keep = ("stepper", "seconds")
+        assert {k: v for k, v in m.as_dict().items() if k not in keep} == {
+            k: v for k, v in r.as_dict().items() if k not in keep
+        }
