@@ -183,9 +183,10 @@ def test_expand_equals_sympy(cs, style):
 
 @settings(max_examples=20, deadline=None)
 @given(coeffs.filter(lambda cs: any(cs[1:])), st.integers(0, 2))
-def test_factor_equals_sympy_factor_list(cs, style):
+def test_factor_and_solve_random_rational_polynomials(cs, style):
     f = factor(text_of(cs, style), R)
     assert_rational_factors_match(f, sym_of(cs))
+    assert_roots_by_substitution(solve(text_of(cs, style), R), sym_of(cs))
 
 
 linear = st.tuples(st.integers(-6, 6), st.integers(1, 4))  # p/q roots
