@@ -131,18 +131,20 @@ def test_audit_forward_passes_match_the_stepper():
 
 
 def test_results_depend_on_the_procedures(monkeypatch):
-    """Corrupt one multiplication in the arithmetic service: the answer must change."""
+    """Corrupt one multiplication in the arithmetic service: the answer must change.
+
+    The symbolic layer hands its operations to the service in batches (Arithmetic.many)."""
     from sketchpad.arith import Arithmetic
 
-    real = Arithmetic.mul
+    real = Arithmetic.many
     calls = []
 
-    def wrong(self, a, b):
-        calls.append((a, b))
-        v = real(self, a, b)
-        return v + 1 if (a, b) == (3, 3) else v
+    def wrong(self, ops):
+        calls.extend(ops)
+        out = real(self, ops)
+        return [v + 1 if tuple(o) == ("*", 3, 3) else v for o, v in zip(ops, out)]
 
-    monkeypatch.setattr(Arithmetic, "mul", wrong)
+    monkeypatch.setattr(Arithmetic, "many", wrong)
     assert str(expand("(3x + 1)^2", "reference")) == "10*x^2 + 6*x + 1"
     assert calls
 

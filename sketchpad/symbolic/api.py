@@ -12,6 +12,8 @@ from .context import Context
 from .factor import Factorization, factor_poly
 from .parse import parse_equation, parse_poly
 from .poly import Poly
+from .qpoly import QPoly
+from .rational import Q
 from .solving import Root, roots_of
 
 
@@ -146,38 +148,95 @@ def _dense(p: Poly) -> list:
     return [p.at(k) for k in range(p.degree, -1, -1)]
 
 
-def _context(stepper, limits, max_degree) -> Context:
-    return Context(stepper, limits or Limits(), max_degree)
+class RationalFactorization:
+    """A factorisation over Q: a rational content times the factorisation over Z of the
+    primitive integer part, e.g. (1/2)*(x - 1)*(x + 1).  The content is written in parentheses
+    whenever it is not an integer; everything else reads from the integer factorisation."""
+
+    def __init__(self, content: Q, inner: Factorization):
+        self.content = content
+        self.inner = inner
+
+    def __getattr__(self, name):  # factors, proven and whatever else the integer one reports
+        return getattr(self.inner, name)
+
+    def __str__(self) -> str:
+        parts = []
+        for g, m in self.inner.factors:
+            s = f"({g})" if len(g.terms) > 1 else str(g)
+            parts.append(s if m == 1 else f"{s}^{m}")
+        c = f"({self.content})"
+        return "*".join([c] + parts) if parts else c
 
 
-def expand(expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200) -> Expansion:
+def _factor_over_q(p: QPoly, method: str) -> RationalFactorization:
+    """Content over Q and the primitive integer part; the part is factored over Z (Gauss's
+    lemma: its factors over Q are the integer ones)."""
+    content, part = p.primitive()
+    inner = factor_poly(part, method=method)
+    if not inner.content.is_one:  # a primitive part with lc > 0 has content 1
+        raise ArithmeticError(f"internal error: the primitive part {part} has content {inner.content}")
+    return RationalFactorization(content, inner)
+
+
+def _context(stepper, limits, max_degree, batching=True) -> Context:
+    return Context(stepper, limits or Limits(), max_degree, batching=batching)
+
+
+def expand(
+    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, batching: bool = True
+) -> Expansion:
     """Parse and expand EXPR; every coefficient operation runs on the sheet."""
-    ctx = _context(stepper, limits, max_degree)
+    ctx = _context(stepper, limits, max_degree, batching)
     t = time.perf_counter()
     p = parse_poly(ctx, expr)
     return Expansion(expr, p, ctx, time.perf_counter() - t)
 
 
 def factor(
-    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, method: str = "auto"
+    expr: str,
+    stepper=None,
+    *,
+    limits: Limits | None = None,
+    max_degree: int = 200,
+    method: str = "auto",
+    batching: bool = True,
 ) -> Factored:
-    """Content and irreducible factors over Z, with multiplicities."""
-    ctx = _context(stepper, limits, max_degree)
+    """Content and irreducible factors over Z, with multiplicities.  With rational coefficients:
+    a rational content times primitive integer factors, written "(1/2)*(x - 1)*(x + 1)"."""
+    ctx = _context(stepper, limits, max_degree, batching)
     t = time.perf_counter()
     p = parse_poly(ctx, expr)
-    f = factor_poly(p, method=method)
+    if isinstance(p, QPoly):  # rational coefficients: content over Q, then the integer factors
+        if p.is_zero:
+            raise InputError("cannot factor the zero polynomial")
+        f = _factor_over_q(p, method)
+    else:
+        f = factor_poly(p, method=method)
     return Factored(expr, p, ctx, time.perf_counter() - t, f)
 
 
 def solve(
-    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, method: str = "auto"
+    expr: str,
+    stepper=None,
+    *,
+    limits: Limits | None = None,
+    max_degree: int = 200,
+    method: str = "auto",
+    batching: bool = True,
 ) -> Solution:
     """All exact roots of EXPR = 0 (or of LHS = RHS): rational, surd and complex."""
-    ctx = _context(stepper, limits, max_degree)
+    ctx = _context(stepper, limits, max_degree, batching)
     t = time.perf_counter()
     p = parse_equation(ctx, expr)
     if p.is_zero:
         raise InputError("the equation holds for every value of the variable (it is 0 = 0)")
-    f = factor_poly(p, method=method)
-    roots, unsolved = roots_of(f)
+    if isinstance(p, QPoly):
+        # rational coefficients: p.num is p with its denominators cleared (times their lcm,
+        # computed on the sheet), so it has the same roots; its factors are the integer ones
+        f = _factor_over_q(p, method)
+        roots, unsolved = roots_of(f.inner)
+    else:
+        f = factor_poly(p, method=method)
+        roots, unsolved = roots_of(f)
     return Solution(expr, p, ctx, time.perf_counter() - t, roots, unsolved, f)

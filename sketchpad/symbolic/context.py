@@ -24,7 +24,12 @@ def _text(v) -> str:
 
 class Context:
     def __init__(
-        self, stepper=None, limits: Limits | None = None, max_degree: int = 200, max_operations: int = 200_000
+        self,
+        stepper=None,
+        limits: Limits | None = None,
+        max_degree: int = 200,
+        max_operations: int = 200_000,
+        batching: bool = True,
     ):
         from ..steppers import get
 
@@ -36,6 +41,9 @@ class Context:
         )
         self.arith = Arithmetic(stepper=resolved, limits=limits or Limits())
         self.max_degree = max_degree
+        # True: independent operations run together (one runtime batch per round, issue 14);
+        # False: one at a time, as before (the same numbers; kept for tests and measurement)
+        self.batching = batching
         self.max_operations = max_operations
         self.literals: list[tuple[int, str, int]] = []  # (value, why it entered, ops before it)
         self._consts: dict[int, object] = {}

@@ -163,6 +163,74 @@ class Z:
         return self.cmp(other) >= 0
 
 
+# batches: independent operations of one context run together (Arithmetic.many), so one
+# runtime batch per round serves all of them ---------------------------------------------------
+def batch(ops: list) -> list:
+    """Run independent operations `(op, Z[, Z])` together; results in order (a '//' gives (q, r)).
+
+    op is one of Arithmetic's: "+", "-", "*", "//", "neg", "sqrt", "gcd"."""
+    if not ops:
+        return []
+    ctx = ops[0][1].ctx
+    for o in ops:
+        for z in o[1:]:
+            if not isinstance(z, Z):
+                raise _refuse(o[0], z)
+            if z.ctx is not ctx:
+                raise TypeError("cannot batch numbers from two different contexts (the audit would be split)")
+    plain = [(o[0], *(z._v for z in o[1:])) for o in ops]
+    out = ctx.arith.many(plain) if ctx.batching else [ctx.arith.many([o])[0] for o in plain]
+    return [tuple(ctx._wrap(v) for v in r) if isinstance(r, tuple) else ctx._wrap(r) for r in out]
+
+
+def products(pairs: list) -> list:
+    """[a * b for each pair], in one batch; a factor 1 is no work (reading, as in Poly.scale)."""
+    todo = [i for i, (a, b) in enumerate(pairs) if not (a.is_one or b.is_one)]
+    out = [b if a.is_one else a for a, b in pairs]
+    for i, v in zip(todo, batch([("*", *pairs[i]) for i in todo])):
+        out[i] = v
+    return out
+
+
+def sums(groups: list) -> list:
+    """The sum of each non-empty list of Z: pairwise trees, one batch per level for all lists
+    together (depth log2 of the longest list instead of its length)."""
+    groups = [list(g) for g in groups]
+    while any(len(g) > 1 for g in groups):
+        pairs = [(i, j) for i, g in enumerate(groups) for j in range(0, len(g) - 1, 2)]
+        added = iter(batch([("+", groups[i][j], groups[i][j + 1]) for i, j in pairs]))
+        groups = [
+            [next(added) if j + 1 < len(g) else g[j] for j in range(0, len(g), 2)] if len(g) > 1 else g for g in groups
+        ]
+    return [g[0] for g in groups]
+
+
+def product_all(values: list, one) -> Z:
+    """The product of the values as a tree of batched multiplications; `one()` when empty."""
+    level = list(values)
+    if not level:
+        return one()
+    while len(level) > 1:
+        nxt = products([(level[j], level[j + 1]) for j in range(0, len(level) - 1, 2)])
+        level = nxt + ([level[-1]] if len(level) % 2 else [])
+    return level[0]
+
+
+def gcd_all(values: list) -> Z:
+    """gcd of the values (>= 0): a tree of batched gcds, stopping after a level that reaches 1."""
+    level = list(values)
+    if len(level) == 1:
+        return abs(level[0])
+    while len(level) > 1:
+        nxt = batch([("gcd", level[j], level[j + 1]) for j in range(0, len(level) - 1, 2)])
+        if len(level) % 2:
+            nxt.append(level[-1])
+        if any(g.is_one for g in nxt):  # reading: the gcd is 1 already
+            return next(g for g in nxt if g.is_one)
+        level = nxt
+    return abs(level[0])
+
+
 def square_and_multiply(base, n: int, one):
     """base ** n with about 2 log2(n) multiplications of the type's own `*`; `one()` for n = 0."""
     result = None

@@ -1,5 +1,10 @@
 """Parser for univariate polynomial expressions: integers, one single-letter variable,
-+ - * ^ (or **), parentheses, and implicit multiplication ("3x^2", "2(x+1)", "(x+1)(x-1)").
++ - * / ^ (or **), parentheses, and implicit multiplication ("3x^2", "2(x+1)", "(x+1)(x-1)").
+
+Division is by a nonzero constant only, which makes rational coefficients: "1/2x^2 + x + 1/2"
+(a number after '/' binds first, then the implicit product: (1/2)*x^2), "x^2/3 - 3/4",
+"(2/3)x + 1".  Such input parses to a QPoly (an integer polynomial over one denominator);
+input without a division, or whose denominators cancel, is a plain Poly as before.
 
 The expression is expanded while it is parsed, so every coefficient operation already runs on
 the sheet.  Every rejection is an InputError that names the problem and, where it helps, the
@@ -13,6 +18,7 @@ import re
 from ..digits import to_int
 from ..errors import InputError
 from .poly import Poly
+from .qpoly import QPoly
 
 MAX_CHARS = 20_000
 MAX_EXPONENT_DIGITS = 6
@@ -84,7 +90,7 @@ class _Parser:
         while self.peek()[1] in ("+", "-"):
             op = self.take()[1]
             q = self.term()
-            p = p + q if op == "+" else p - q
+            p = _lift(p, q, op)
         return p
 
     def _starts_factor(self) -> bool:
@@ -97,18 +103,20 @@ class _Parser:
             kind, tok, col = self.peek()
             if tok == "*":
                 self.take()
-                p = p * self.unary()
+                p = _lift(p, self.unary(), "*")
             elif tok == "/":
                 self.take()
                 d = self.unary()
                 if d.degree >= 1:
                     raise InputError(
                         f"division by a polynomial at column {col} is not supported "
-                        f"(the result would not be a polynomial)"
+                        f"(the result would not be a polynomial; only division by a nonzero number is)"
                     )
-                raise InputError(f"'/' at column {col}: division is not supported; coefficients must be integers")
+                if d.is_zero:
+                    raise InputError(f"division by zero at column {col}")
+                p = QPoly.of(p).divide_by_constant(d)
             elif self._starts_factor():  # implicit multiplication: 3x, 2(x+1), (x+1)(x-1)
-                p = p * self.power()
+                p = _lift(p, self.power(), "*")
             elif kind == "num":
                 raise InputError(f"a number at column {col} follows without an operator: write '*' between them")
             else:
@@ -143,7 +151,10 @@ class _Parser:
         if tok == "-":
             raise InputError(f"negative exponent at column {c}: only whole exponents >= 0 are allowed")
         if kind == "name":
-            raise InputError(f"the exponent at column {c} contains {tok!r}: exponents must be whole numbers")
+            raise InputError(
+                f"symbolic exponents are not supported: the exponent at column {c} contains {tok!r} "
+                f"(exponents must be whole numbers)"
+            )
         if kind != "num":
             raise InputError(f"'^' at column {col} needs a whole-number exponent")
         self.take()
@@ -187,6 +198,25 @@ class _Parser:
         raise InputError(f"unexpected {tok!r} at column {col}")
 
 
+def _lift(p, q, op: str):
+    """p op q, as integer polynomials while both are, else over Q (QPoly)."""
+    if isinstance(p, QPoly) or isinstance(q, QPoly):
+        p, q = QPoly.of(p), QPoly.of(q)
+    return p + q if op == "+" else p - q if op == "-" else p * q
+
+
+def _finish(p):
+    """The lowest common denominator; a QPoly whose denominator is 1 is a plain Poly.  The reduced
+    coefficients are computed here, so that the result is complete before it is displayed."""
+    if not isinstance(p, QPoly):
+        return p
+    p = p.normalize()
+    if p.den.is_one:
+        return p.num
+    p.reduced()
+    return p
+
+
 def _check_text(text) -> str:
     if not isinstance(text, str):
         raise InputError("the expression must be a string")
@@ -199,7 +229,7 @@ def _check_text(text) -> str:
 
 def parse_poly(ctx, text: str) -> Poly:
     """An expression -> its expanded polynomial (every coefficient computed on the sheet)."""
-    return _Parser(ctx, _check_text(text)).parse()
+    return _finish(_Parser(ctx, _check_text(text)).parse())
 
 
 def parse_equation(ctx, text: str) -> Poly:
@@ -216,6 +246,6 @@ def parse_equation(ctx, text: str) -> Poly:
     a = pl.parse()
     pr.var = pl.var
     b = pr.parse()
-    p = a - b
+    p = _lift(a, b, "-")
     p.var = pr.var or pl.var or "x"
-    return p
+    return _finish(p)

@@ -7,7 +7,7 @@ that becomes zero is dropped by reading it, so "zero" never needs to be computed
 from __future__ import annotations
 
 from ..errors import InputError
-from .integer import Z, square_and_multiply
+from .integer import Z, batch, gcd_all, products, square_and_multiply, sums
 
 
 class Poly:
@@ -72,21 +72,29 @@ class Poly:
         if other.ctx is not self.ctx:
             raise TypeError("cannot combine polynomials from two different contexts")
 
+    # Each method below hands its independent coefficient operations to the runtime together
+    # (integer.batch): one batch of forward passes per round serves all coefficients.
     def __add__(self, other: Poly) -> Poly:
         self._same_kind(other, "add")
+        both = [k for k in other.terms if k in self.terms]
         terms = dict(self.terms)
-        for k, c in other.terms.items():
-            terms[k] = terms[k] + c if k in terms else c
+        terms.update(other.terms)
+        terms.update(zip(both, batch([("+", self.terms[k], other.terms[k]) for k in both])))
         return self._new(terms)
 
     def __neg__(self) -> Poly:
-        return self._new({k: -c for k, c in self.terms.items()})
+        return self._new(dict(zip(self.terms, batch([("neg", c) for c in self.terms.values()]))))
 
     def __sub__(self, other: Poly) -> Poly:
         self._same_kind(other, "subtract")
+        return self._minus(other.terms)
+
+    def _minus(self, sub: dict) -> Poly:
+        """self - sum_k sub[k] x^k, in one batch (a '-' where both have a term, else a 'neg')."""
+        keys = list(sub)
+        ops = [("-", self.terms[k], sub[k]) if k in self.terms else ("neg", sub[k]) for k in keys]
         terms = dict(self.terms)
-        for k, c in other.terms.items():
-            terms[k] = terms[k] - c if k in terms else -c
+        terms.update(zip(keys, batch(ops)))
         return self._new(terms)
 
     def __mul__(self, other: Poly) -> Poly:
@@ -94,16 +102,16 @@ class Poly:
             return self.scale(other)
         self._same_kind(other, "multiply")
         self.ctx.check_degree(self.degree + other.degree)
+        keys = [(i + j, a, b) for i, a in self.terms.items() for j, b in other.terms.items()]
         acc: dict[int, list] = {}
-        for i, a in self.terms.items():
-            for j, b in other.terms.items():
-                acc.setdefault(i + j, []).append(a * b)
-        return self._new({k: _sum(v) for k, v in acc.items()})
+        for (k, _, _), v in zip(keys, products([(a, b) for _, a, b in keys])):  # all products: one batch
+            acc.setdefault(k, []).append(v)
+        return self._new(dict(zip(acc, sums(list(acc.values())))))  # then one batch per tree level
 
     def scale(self, c: Z) -> Poly:
         if c.is_one:  # reading: multiplying by one is no work
             return self
-        return self._new({k: a * c for k, a in self.terms.items()})
+        return self._new(dict(zip(self.terms, products([(a, c) for a in self.terms.values()]))))
 
     def shift(self, k: int) -> Poly:
         """Multiply (k > 0) or divide exactly (k < 0) by x^|k|: only exponents move."""
@@ -124,11 +132,15 @@ class Poly:
         return square_and_multiply(self, n, lambda: Poly.const(self.ctx.const(1, "one"), self.var))
 
     def derivative(self) -> Poly:
-        return self._new(
-            {k - 1: c * self.ctx.const(k, "an exponent (derivative)") for k, c in self.terms.items() if k > 0}
-        )
+        ks = [k for k in self.terms if k > 0]
+        pairs = [(self.terms[k], self.ctx.const(k, "an exponent (derivative)")) for k in ks]
+        return self._new({k - 1: v for k, v in zip(ks, products(pairs))})
 
     # division over Z ----------------------------------------------------------------------
+    def _sub_scaled(self, d: Poly, t: Z, k: int) -> Poly:
+        """self - t * x^k * d: the products in one batch, the differences in another."""
+        return self._minus(dict(zip((e + k for e in d.terms), products([(c, t) for c in d.terms.values()]))))
+
     def divmod_exact(self, d: Poly):
         """Divide by d over Z: (q, r) when each leading division is exact, else None.
 
@@ -139,12 +151,15 @@ class Poly:
         q: dict = {}
         r = self
         while not r.is_zero and r.degree >= d.degree:
-            t, rem = divmod(r.lc, d.lc)
-            if not rem.is_zero:
-                return None
+            if d.lc.is_one:  # reading: a division by one is no work (a monic divisor)
+                t = r.lc
+            else:
+                t, rem = divmod(r.lc, d.lc)
+                if not rem.is_zero:
+                    return None
             k = r.degree - d.degree
             q[k] = t
-            r = r - d.scale(t).shift(k)
+            r = r._sub_scaled(d, t, k)
         return self._new(q), r
 
     def exact_quotient(self, d: Poly) -> Poly | None:
@@ -157,25 +172,30 @@ class Poly:
         r = self
         while not r.is_zero and r.degree >= d.degree:
             k = r.degree - d.degree
-            r = r.scale(d.lc) - d.scale(r.lc).shift(k)
+            # both scalings in one batch, then the differences in one more
+            n = len(r.terms)
+            pr = products([(c, d.lc) for c in r.terms.values()] + [(c, r.lc) for c in d.terms.values()])
+            r = r._new(dict(zip(r.terms, pr[:n])))._minus(dict(zip((e + k for e in d.terms), pr[n:])))
         return r
 
     # content -------------------------------------------------------------------------------
     def content(self) -> Z:
-        """gcd of the coefficients, with the sign of the leading coefficient."""
-        g = None
-        for k in sorted(self.terms, reverse=True):
-            c = self.terms[k]
-            g = abs(c) if g is None else g.gcd(c)
-            if g.is_one:
-                break
+        """gcd of the coefficients (a tree of batched gcds), with the sign of the leading one."""
+        g = gcd_all([self.terms[k] for k in sorted(self.terms, reverse=True)])
         return -g if self.lc.sign < 0 else g
 
     def primitive(self) -> tuple[Z, Poly]:
         c = self.content()
         if c.is_one:
             return c, self
-        return c, self._new({k: a.exact_div(c) for k, a in self.terms.items()})
+        return c, self.exact_div_scalar(c)
+
+    def exact_div_scalar(self, c: Z) -> Poly:
+        """Every coefficient divided by c, all divisions in one batch; each must be exact."""
+        qr = batch([("//", a, c) for a in self.terms.values()])
+        if any(not r.is_zero for _, r in qr):
+            raise ArithmeticError(f"{c} does not divide every coefficient of {self}")
+        return self._new(dict(zip(self.terms, (q for q, _ in qr))))
 
     def gcd(self, other: Poly) -> Poly:
         """Primitive gcd with positive leading coefficient (primitive remainder sequence)."""
@@ -187,31 +207,44 @@ class Poly:
             a, b = b, (r.primitive()[1] if not r.is_zero else r)
         return a.primitive()[1]
 
-    # evaluation ----------------------------------------------------------------------------
+    # evaluation: x^1..x^n for every point by repeated doubling (log2 n batches), then the
+    # terms c_k x^k in one batch and their sum as a batched tree: about 2 log2 n + 1 batches
+    # for any number of points, where Horner's rule takes 2n one-operation batches per point.
     def eval_int(self, x: Z) -> Z:
-        """self(x) by Horner's rule."""
-        n = self.degree
-        acc = self.lc
-        for k in range(n - 1, -1, -1):
-            acc = acc * x
-            c = self.terms.get(k)
-            if c is not None:
-                acc = acc + c
-        return acc
+        """self(x)."""
+        return self.eval_many([x])[0]
+
+    def eval_many(self, xs: list) -> list:
+        """[self(x) for x in xs], all points together."""
+        if self.degree <= 0:
+            return [self.at(0) for _ in xs]
+        pw = powers(list(xs), self.degree)
+        terms = [[(c, pw[i][k]) if k else None for k, c in self.terms.items()] for i in range(len(xs))]
+        flat = [t for ts in terms for t in ts if t is not None]
+        prod = iter(products(flat))
+        return sums([[next(prod) if t is not None else self.terms[0] for t in ts] for ts in terms])
 
     def eval_homogeneous(self, p: Z, q: Z) -> Z:
         """q^n * self(p/q): zero exactly when p/q is a root; integers only."""
+        return self.eval_homogeneous_many([(p, q)])[0]
+
+    def eval_homogeneous_many(self, pts: list) -> list:
+        """[q^n self(p/q) for (p, q) in pts] = sum_k c_k p^k q^(n-k), all points together."""
         n = self.degree
-        acc = self.lc
-        qpow = q
-        for k in range(n - 1, -1, -1):
-            acc = acc * p
-            c = self.terms.get(k)
-            if c is not None:
-                acc = acc + c * qpow
-            if k:
-                qpow = qpow * q
-        return acc
+        if n <= 0:
+            return [self.at(0) for _ in pts]
+        pw = powers([p for p, _ in pts] + [q for _, q in pts], n)
+        m = len(pts)
+        # c_k * p^k, then * q^(n-k): two batches (a power 0 is no factor at all)
+        first = [[(c, pw[i][k]) if k else None for k, c in self.terms.items()] for i in range(m)]
+        flat = iter(products([t for ts in first for t in ts if t is not None]))
+        first = [[next(flat) if t is not None else self.terms[0] for t in ts] for ts in first]
+        second = [
+            [(v, pw[m + i][n - k]) if k < n else None for k, v in zip(self.terms, ts)] for i, ts in enumerate(first)
+        ]
+        flat = iter(products([t for ts in second for t in ts if t is not None]))
+        second = [[next(flat) if t is not None else v for t, v in zip(ts, first[i])] for i, ts in enumerate(second)]
+        return sums(second)
 
     # text ------------------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -221,11 +254,57 @@ class Poly:
         return f"Poly({self})"
 
 
-def _sum(values: list) -> Z:
-    """Sum a list of Z pairwise, as a tree (shallower carries, same number of additions)."""
-    while len(values) > 1:
-        values = [values[i] + values[i + 1] if i + 1 < len(values) else values[i] for i in range(0, len(values), 2)]
-    return values[0]
+def powers(xs: list, n: int) -> list:
+    """[[None, x, x^2, ..., x^n] for x in xs]: x^(h+j) = x^h * x^j for j = 1..h at each level,
+    all points in one batch per level (log2 n levels)."""
+    pw = [[None, x] for x in xs]
+    have = 1
+    while have < n:
+        top = min(2 * have, n)
+        new = products([(p[have], p[j - have]) for p in pw for j in range(have + 1, top + 1)])
+        w = top - have
+        for i, p in enumerate(pw):
+            p += new[i * w : (i + 1) * w]
+        have = top
+    return pw
+
+
+# modular helpers, batched: what modular arithmetic (Hensel lifting, tests mod p) builds on
+def mods(values: list, m: Z) -> list:
+    """[v mod m for v in values], one batch."""
+    return [r for _, r in batch([("//", v, m) for v in values])]
+
+
+def mod_eval_many(pairs: list, m: Z) -> list:
+    """[g(x) mod m for (g, x) in pairs]: coefficients and powers reduced mod m as they are made
+    (numbers stay below m^2), every pair in the same batches: about 3 log2(n) + 4 of them."""
+    if not pairs:
+        return []
+    red = mods([c for g, _ in pairs for c in g.terms.values()], m)
+    at, cs = 0, []
+    for g, _ in pairs:
+        cs.append(dict(zip(g.terms, red[at : at + len(g.terms)])))
+        at += len(g.terms)
+    n = max(g.degree for g, _ in pairs)
+    pw = [[None, x] for _, x in pairs]
+    have = 1
+    while have < n:  # x^(h+j) = x^h * x^j mod m, all pairs together
+        top = min(2 * have, n)
+        new = mods(products([(q[have], q[j - have]) for q in pw for j in range(have + 1, top + 1)]), m)
+        w = top - have
+        for i, q in enumerate(pw):
+            q += new[i * w : (i + 1) * w]
+        have = top
+    flat = [(c, pw[i][k]) for i, ci in enumerate(cs) for k, c in ci.items() if k]
+    prod = iter(mods(products(flat), m))
+    groups = [[next(prod) if k else c for k, c in ci.items()] or [m.ctx.const(0, "zero")] for ci in cs]
+    return mods(sums(groups), m)
+
+
+def reduce_all(polys: list) -> list:
+    """[g mod P for (g, P)], every coefficient of every polynomial in one batch of divisions."""
+    qr = iter(batch([("//", c, P) for g, P in polys for c in g.terms.values()]))
+    return [g._new({k: next(qr)[1] for k in g.terms}) for g, _ in polys]
 
 
 def format_poly(p: Poly) -> str:

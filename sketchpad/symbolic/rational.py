@@ -3,7 +3,7 @@ divisions.  Q mixes with Z (a Z is q = 1) but, like Z, refuses bare Python numbe
 
 from __future__ import annotations
 
-from .integer import Z, _refuse
+from .integer import Z, _refuse, batch, products
 
 
 class Q:
@@ -18,11 +18,13 @@ class Q:
         if den.is_zero:
             raise ZeroDivisionError("rational with zero denominator")
         if den.sign < 0:
-            num, den = -num, -den
+            num, den = batch([("neg", num), ("neg", den)])
         if not den.is_one:  # reading: a denominator 1 needs no reduction
             g = num.gcd(den)
             if not g.is_one:
-                num, den = num.exact_div(g), den.exact_div(g)
+                (num, r1), (den, r2) = batch([("//", num, g), ("//", den, g)])  # one batch
+                if not (r1.is_zero and r2.is_zero):
+                    raise ArithmeticError(f"gcd {g} does not divide {num} and {den}")
         self.num, self.den = num, den
 
     @property
@@ -49,6 +51,10 @@ class Q:
         return self.num.is_zero
 
     @property
+    def is_one(self) -> bool:
+        return self.num.is_one and self.den.is_one
+
+    @property
     def is_integer(self) -> bool:
         return self.den.is_one
 
@@ -71,7 +77,8 @@ class Q:
             return o
         if self.den.is_one and o.den.is_one:
             return Q(self.num + o.num)
-        return Q(self.num * o.den + o.num * self.den, self.den * o.den)
+        a, b, d = products([(self.num, o.den), (o.num, self.den), (self.den, o.den)])  # one batch
+        return Q(a + b, d)
 
     __radd__ = __add__
 
@@ -90,7 +97,7 @@ class Q:
         o = Q._of(other)
         if o is NotImplemented:
             return o
-        return Q(self.num * o.num, self.den * o.den)
+        return Q(*products([(self.num, o.num), (self.den, o.den)]))
 
     __rmul__ = __mul__
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 
 from ..errors import InputError
-from .integer import Z
-from .intfactor import PRIMES, divisors, trial_factor
-from .modular import inverse, mod_eval, squarefree_mod, symmetric
-from .poly import Poly
+from .integer import Z, batch, product_all, products
+from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
+from .modular import inverse, symmetric
+from .poly import Poly, mod_eval_many, mods, reduce_all
 from .rational import Q
 
 # auto prefers Hensel lifting beyond these (it costs fewer operations); an explicit
@@ -33,12 +33,61 @@ HENSEL_PRIMES = PRIMES[:60]
 def squarefree_part(f: Poly) -> Poly:
     if f.degree < 2:
         return f
-    for p in PRIMES[:SQUAREFREE_PRIMES]:  # a cheap certificate first, over small fields
-        P = f.ctx.const(p, "a small prime for the square-free test")
-        if not P.divides(f.lc) and squarefree_mod(f, P):
-            return f
+    if f.degree == 2 and not _discriminant(f).is_zero:  # a quadratic: b^2 - 4ac != 0 suffices
+        return f
+    if f.degree > 2 and _squarefree_mod_some_prime(f, PRIMES[:SQUAREFREE_PRIMES]):  # a cheap certificate
+        return f
     g = f.gcd(f.derivative())
     return f if g.degree == 0 else f.exact_quotient(g)
+
+
+def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
+    """Whether gcd(f, f') = 1 over Z/p for some p in `primes` not dividing lc(f); then f is
+    square-free over Z too, which saves the far costlier gcd over Z.
+
+    The Euclidean algorithms modulo all the primes run side by side (one batch per step for
+    all of them) with pseudo-remainders lc(b)*a - lc(a)*x^k*b, so no inverse mod p is needed:
+    only the degrees of the remainder sequence matter, and a nonzero scalar mod p leaves them."""
+    ctx = f.ctx
+    Ps = [ctx.const(p, "a small prime for the square-free test") for p in primes]
+    lc_rem = batch([("//", f.lc, P) for P in Ps])
+    Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero]
+    df = f.derivative()
+    pairs = reduce_all([(g, P) for P in Ps for g in (f, df)])
+    state = [(pairs[2 * i], pairs[2 * i + 1], P) for i, P in enumerate(Ps)]
+    state = [(a, b, P) for a, b, P in state if not b.is_zero]  # f' = 0 mod p: no certificate
+    while state:
+        if any(b.degree == 0 or (b.is_zero and a.degree == 0) for a, b, _ in state):
+            return True  # a nonzero constant in the remainder sequence: the gcd is 1
+        state = [(a, b, P) for a, b, P in state if not b.is_zero]
+        if not state:
+            return False
+        # one pseudo-division step for every prime: products, differences, reductions
+        steps = []
+        for a, b, _ in state:
+            if a.degree < b.degree:
+                a, b = b, a
+            steps.append((a, b, a.degree - b.degree))
+        n = [len(a.terms) for a, _, _ in steps]
+        flat = products(
+            [(c, b.lc) for a, b, _ in steps for c in a.terms.values()]
+            + [(c, a.lc) for a, b, _ in steps for c in b.terms.values()]
+        )
+        scaled_a, at = [], 0
+        for k in n:
+            scaled_a.append(flat[at : at + k])
+            at += k
+        diffs = []
+        for (a, b, k), sa in zip(steps, scaled_a):
+            sb = flat[at : at + len(b.terms)]
+            at += len(b.terms)
+            diffs.append(a._new(dict(zip(a.terms, sa)))._minus(dict(zip((e + k for e in b.terms), sb))))
+        reduced = reduce_all([(r, P) for r, (_, _, P) in zip(diffs, state)])
+        # the remainder sequence moves on once the pseudo-remainder's degree drops below b's
+        state = [
+            (b, r, P) if r.degree < b.degree else (r, b, P) for (a, b, _), r, (_, _, P) in zip(steps, reduced, state)
+        ]
+    return False
 
 
 def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> list[Q]:
@@ -79,15 +128,23 @@ def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> l
     return roots + found
 
 
-def _quadratic(f: Poly) -> list[Q]:
+def _discriminant(f: Poly) -> Z:
+    """b^2 - 4ac of a quadratic: b^2 and 4a in one batch, then (4a)c, then the difference."""
     a, b, c = f.lc, f.at(1), f.at(0)
-    D = b * b - f.ctx.const(4, "the 4 of b^2 - 4ac") * a * c
+    bb, a4 = products([(b, b), (f.ctx.const(4, "the 4 of b^2 - 4ac"), a)])
+    return bb - a4 * c
+
+
+def _quadratic(f: Poly) -> list[Q]:
+    a, b = f.lc, f.at(1)
+    D = _discriminant(f)
     if D.sign < 0:
         return []
     w = D.isqrt()
     if not (w * w == D):
         return []
-    return [Q(w - b, a + a), Q(-(w + b), a + a)]
+    d, t, a2 = batch([("-", w, b), ("+", w, b), ("+", a, a)])
+    return [Q(d, a2), Q(-t, a2)]
 
 
 def _by_divisors(f: Poly, max_digits: int, max_candidates: int) -> list[Q] | None:
@@ -99,57 +156,91 @@ def _by_divisors(f: Poly, max_digits: int, max_candidates: int) -> list[Q] | Non
         return None
     ctx = f.ctx
     one = ctx.const(1, "one")
-    f1, fm1 = f.eval_int(one), f.eval_int(-one)
-    roots = []
-    for q in divisors(fan):
-        for p in divisors(fa0):
-            if not p.gcd(q).is_one:
-                continue  # not in lowest terms: found as another candidate
-            for pp in (p, -p):
-                # cheap filters: (q - p) | f(1) and (q + p) | f(-1) for a root p/q
-                d1, dm1 = q - pp, q + pp
-                if not d1.is_zero and not d1.divides(f1):
-                    continue
-                if not dm1.is_zero and not dm1.divides(fm1):
-                    continue
-                if f.eval_homogeneous(pp, q).is_zero:
-                    roots.append(Q(pp, q))
-                    if len(roots) == f.degree:
-                        return roots
-    return roots
+    f1, fm1 = f.eval_many([one, -one])
+    # every stage below is one batch for all candidates (the original walked them one by one)
+    pairs = [(p, q) for q in divisors(fan) for p in divisors(fa0)]
+    coprime = [pq for pq, g in zip(pairs, batch([("gcd", p, q) for p, q in pairs])) if g.is_one]
+    negs = batch([("neg", p) for p, _ in coprime])  # not in lowest terms: found as another candidate
+    cands = [(pp, q) for (p, q), m in zip(coprime, negs) for pp in (p, m)]
+    # cheap filters: (q - p) | f(1) and (q + p) | f(-1) for a root p/q
+    diffs = batch([op for pp, q in cands for op in (("-", q, pp), ("+", q, pp))])
+    checks = [(i, v, d) for i in range(len(cands)) for v, d in ((f1, diffs[2 * i]), (fm1, diffs[2 * i + 1]))]
+    checks = [(i, v, d) for i, v, d in checks if not d.is_zero]
+    failed = {i for (i, _, _), (_, r) in zip(checks, batch([("//", v, d) for _, v, d in checks])) if not r.is_zero}
+    survivors = [c for i, c in enumerate(cands) if i not in failed]
+    values = f.eval_homogeneous_many(survivors)
+    return [Q(pp, q) for (pp, q), v in zip(survivors, values) if v.is_zero]
+
+
+def square_part(n: Z) -> tuple[Z, Z, bool]:
+    """n = s^2 * c with s > 0, and c as square-free as trial division can show: (s, c, proven).
+
+    The same facts as intfactor.square_part, with far fewer sequential steps: n is divided by
+    all primes below TRIAL_LIMIT in one batch, the multiplicities of the primes that divide come
+    from repeated divisions side by side, and the cofactor R (no prime factor below the limit)
+    is then tested for being a square.  c is proven square-free when R is a square, or
+    R < TRIAL_LIMIT^3 (then R is 1, a prime or a product of two distinct primes)."""
+    ctx = n.ctx
+    one = ctx.const(1, "one")
+    m = abs(n)
+    Ps = [ctx.const(p, "a trial divisor") for p in PRIMES]
+    hits = [(P, q) for P, (q, r) in zip(Ps, batch([("//", m, P) for P in Ps])) if r.is_zero]
+    exps = {id(P): 1 for P, _ in hits}
+    while hits:  # divide each quotient again by its prime while it divides: all primes together
+        qr = batch([("//", q, P) for P, q in hits])
+        hits = [(P, q2) for (P, _), (q2, r) in zip(hits, qr) if r.is_zero]
+        for P, _ in hits:
+            exps[id(P)] += 1
+    found = [(P, exps[id(P)]) for P in Ps if id(P) in exps]
+    halves = [P for P, e in found for _ in range(e // 2)]
+    odd = [P for P, e in found if e % 2]
+    s, c = product_all(halves, lambda: one), product_all(odd, lambda: one)
+    R = m.exact_div(product_all([s, s, c], lambda: one)) if found else m
+    r = R.isqrt()
+    if r * r == R:  # one more square factor (or R = 1)
+        s, proven = (s * r if found else r), True
+    else:
+        c = c * R if found else R
+        proven = R < ctx.const(TRIAL_LIMIT**3, "the bound below which an unfactored cofactor is square-free")
+    return s, (-c if n.sign < 0 else c), proven
 
 
 def _by_hensel(f: Poly) -> list[Q]:
     ctx = f.ctx
     df = f.derivative()
-    height = abs(f.lc) + max((abs(c) for c in f.terms.values()), key=_Key)
+    height = abs(f.lc) + _max_abs(list(f.terms.values()))
     bound = height + height  # M must exceed 2H
     for p in HENSEL_PRIMES:
         P = ctx.const(p, "a small prime for Hensel lifting")
         if P.divides(f.lc):
             continue
         residues = [ctx.const(r, "a residue mod a small prime") for r in range(p)]
-        simple, ok = [], True
-        for r in residues:
-            if mod_eval(f, r, P).is_zero:
-                if mod_eval(df, r, P).is_zero:
-                    ok = False  # a repeated root mod p: this prime cannot separate
-                    break
-                simple.append(r)
-        if not ok:
-            continue
-        roots = []
-        for r in simple:
-            r, m = _lift(f, df, r, P, p, bound)
-            u = symmetric((f.lc * r) % m, m)
-            cand = Q(u, f.lc)
-            if f.eval_homogeneous(cand.num, cand.den).is_zero:
-                roots.append(cand)
-        return roots
+        # f at every residue, then f' at the roots found: each a handful of batches
+        simple = [r for r, v in zip(residues, mod_eval_many([(f, r) for r in residues], P)) if v.is_zero]
+        if any(v.is_zero for v in mod_eval_many([(df, r) for r in simple], P)):
+            continue  # a repeated root mod p: this prime cannot separate
+        lifted, m = _lift_all(f, df, simple, P, p, bound)
+        if not lifted:
+            return []
+        us = [symmetric(v, m) for v in mods(products([(f.lc, r) for r in lifted]), m)]
+        cands = [Q(u, f.lc) for u in us]
+        values = f.eval_homogeneous_many([(c.num, c.den) for c in cands])
+        return [c for c, v in zip(cands, values) if v.is_zero]
     raise InputError(
         f"no prime among the first {len(HENSEL_PRIMES)} separates the roots of this "
         f"polynomial modulo p; its rational roots cannot be searched"
     )
+
+
+def _max_abs(values: list) -> Z:
+    """max |v|: a tree of batched comparisons (the sign of a computed difference)."""
+    negs = iter(batch([("neg", v) for v in values if v.sign < 0]))
+    level = [next(negs) if v.sign < 0 else v for v in values]
+    while len(level) > 1:
+        pairs = [(level[j], level[j + 1]) for j in range(0, len(level) - 1, 2)]
+        diffs = batch([("-", a, b) for a, b in pairs])
+        level = [a if d.sign >= 0 else b for (a, b), d in zip(pairs, diffs)] + ([level[-1]] if len(level) % 2 else [])
+    return level[0]
 
 
 def _precisions(p: int, bound: Z) -> list[int]:
@@ -167,29 +258,21 @@ def _precisions(p: int, bound: Z) -> list[int]:
     return out
 
 
-def _lift(f: Poly, df: Poly, r: Z, P: Z, p: int, bound: Z) -> tuple[Z, Z]:
-    """Newton-Hensel: a simple root r mod p^e becomes a root mod p^(e'), e' <= 2e, until the
-    modulus exceeds the bound.
+def _lift_all(f: Poly, df: Poly, rs: list, P: Z, p: int, bound: Z) -> tuple[list, Z]:
+    """Newton-Hensel for all simple roots side by side: a root r mod p^e becomes a root mod
+    p^(e'), e' <= 2e, until the modulus exceeds the bound.
 
     The inverse of f'(r) is lifted alongside by Newton's iteration s <- s(2 - f'(r)s), so only
     the first one needs an extended Euclid (modulo the small prime)."""
-    s = inverse(mod_eval(df, r, P), P)
+    if not rs:
+        return [], P
+    ss = [inverse(d, P) for d in mod_eval_many([(df, r) for r in rs], P)]
     two = f.ctx.const(2, "the 2 of Newton's inverse iteration")
     m = P
     for e in _precisions(p, bound):
         m = P**e
-        r = (r - mod_eval(f, r, m) * s) % m
-        s = (s * (two - mod_eval(df, r, m) * s)) % m
-    return r, m
-
-
-class _Key:
-    """Orders Z values for max() through computed comparisons."""
-
-    __slots__ = ("z",)
-
-    def __init__(self, z):
-        self.z = z
-
-    def __lt__(self, other):
-        return self.z < other.z
+        fr = mod_eval_many([(f, r) for r in rs], m)
+        rs = mods(batch([("-", r, t) for r, t in zip(rs, products(list(zip(fr, ss))))]), m)
+        dr = mod_eval_many([(df, r) for r in rs], m)
+        ss = mods(products(list(zip(ss, batch([("-", two, t) for t in products(list(zip(dr, ss)))])))), m)
+    return rs, m

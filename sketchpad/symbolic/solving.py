@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from .factor import Factorization
 from .integer import Z
-from .intfactor import square_part
 from .poly import Poly
 from .rational import Q
+from .roots import square_part  # batched trial division (issue 14)
 
 
 @dataclass
