@@ -144,10 +144,15 @@ open Sketchpad.AxiomReport in
 open Sketchpad.AxiomReport in
 #eval report [
   ``Sketchpad.select_scan_eq,
+  ``Sketchpad.select_scan_halted,
+  ``Sketchpad.select_scan_exact,
   ``Sketchpad.select_rows_eq,
   ``Sketchpad.sel_add_exact,
   ``Sketchpad.sel_sub_exact,
   ``Sketchpad.sel_mul_row_exact,
+  ``Sketchpad.sel_compare_exact,
+  ``Sketchpad.sel_zero_exact,
+  ``Sketchpad.sel_inc_exact,
   ``Sketchpad.par_mul_exact,
   ``Sketchpad.speculate_eq,
   ``Sketchpad.speculate_no_fallback,

@@ -22,7 +22,7 @@
     the block returns the sequential result and writes the sequential steps (the stepper is a
     function of the view: a batch answers each view `v` with `f v`).  `parallel_eq` lifts this
     to any procedure built from asks and speculative blocks (`PProg`, erased by `PProg.seq`).
-    The trials of one quotient or root digit (`_quotient_digit`, `_root_digit`) are `trialP`;
+    The trials of one quotient or root digit (`_quotient_digit`, `_root_digit`) are `trialLoopP`;
     `trial_speculate_eq` is the instance that `divide_rows`/`sqrt_rows` use, and
     `trial_select` says the sequential loop returns the candidate selected from the chain of
     trials (the row before the first trial whose `DQ` step halts).
@@ -31,10 +31,12 @@ module
 
 public import Sketchpad.Compose
 public import Sketchpad.Driver
+public import Sketchpad.Compare
 
 @[expose] public noncomputable section
 
 set_option autoImplicit false
+set_option maxRecDepth 100000
 
 namespace Sketchpad
 
@@ -123,16 +125,16 @@ def selCols (f : Stepper) (S : States) : Nat → List Cell → List Cell → Lis
   | n + 1, xs, ys => selCol f S (hd xs) (hd ys) :: selCols f S n (tl xs) (tl ys)
 
 /-- The probe of a column under the state `(op, c)` (Python's `position[state]`). -/
-def pick (op : Op) (c : Cell) : List (View × Step) → Option (View × Step)
+def pickState (op : Op) (c : Cell) : List (View × Step) → Option (View × Step)
   | [] => none
-  | p :: t => if p.1.op = op ∧ p.1.c = c then some p else pick op c t
+  | p :: t => if p.1.op = op ∧ p.1.c = c then some p else pickState op c t
 
 /-- Follow the emitted states through the batch: selection only, no stepper call.  A state
 outside the family stops the run (Python raises `StepperFault`). -/
 def selFollow (cr : Bool) : List (List (View × Step)) → Op → Cell → List (View × Step)
   | [], _, _ => []
   | col :: rest, op, c =>
-    match pick op c col with
+    match pickState op c col with
     | none => []
     | some p => if p.2.next.isScan = true then p :: selFollow cr rest p.2.next (nextC cr p.2) else [p]
 
@@ -148,16 +150,16 @@ def selectScan (f : Stepper) (cr : Bool) (S : States) :
           (nextC cr (f ⟨op, hd xs, hd ys, c⟩))
     else [(⟨op, hd xs, hd ys, c⟩, f ⟨op, hd xs, hd ys, c⟩)]
 
-theorem pick_cons (op : Op) (c : Cell) (p : View × Step) (t : List (View × Step)) :
-    pick op c (p :: t) = if p.1.op = op ∧ p.1.c = c then some p else pick op c t := rfl
+theorem pickState_cons (op : Op) (c : Cell) (p : View × Step) (t : List (View × Step)) :
+    pickState op c (p :: t) = if p.1.op = op ∧ p.1.c = c then some p else pickState op c t := rfl
 
-theorem pick_selCol (f : Stepper) (a b : Cell) (op : Op) (c : Cell) :
-    ∀ S : States, (op, c) ∈ S → pick op c (selCol f S a b) = some (⟨op, a, b, c⟩, f ⟨op, a, b, c⟩)
+theorem pickState_selCol (f : Stepper) (a b : Cell) (op : Op) (c : Cell) :
+    ∀ S : States, (op, c) ∈ S → pickState op c (selCol f S a b) = some (⟨op, a, b, c⟩, f ⟨op, a, b, c⟩)
   | [], h => by cases h
   | (o, cc) :: S, h => by
     have e0 : selCol f ((o, cc) :: S) a b =
         ((⟨o, a, b, cc⟩ : View), f ⟨o, a, b, cc⟩) :: selCol f S a b := rfl
-    rw [e0, pick_cons]
+    rw [e0, pickState_cons]
     by_cases e : o = op ∧ cc = c
     · obtain ⟨rfl, rfl⟩ := e
       exact if_pos ⟨rfl, rfl⟩
@@ -165,10 +167,10 @@ theorem pick_selCol (f : Stepper) (a b : Cell) (op : Op) (c : Cell) :
         rcases List.mem_cons.mp h with h1 | h1
         · exact absurd ⟨(Prod.mk.inj h1).1.symm, (Prod.mk.inj h1).2.symm⟩ e
         · exact h1
-      exact (if_neg e).trans (pick_selCol f a b op c S h')
+      exact (if_neg e).trans (pickState_selCol f a b op c S h')
 
 theorem selFollow_some (cr : Bool) (col : List (View × Step)) (rest : List (List (View × Step)))
-    (op : Op) (c : Cell) (v : View) (s : Step) (h : pick op c col = some (v, s)) :
+    (op : Op) (c : Cell) (v : View) (s : Step) (h : pickState op c col = some (v, s)) :
     selFollow cr (col :: rest) op c =
       if s.next.isScan = true then (v, s) :: selFollow cr rest s.next (nextC cr s) else [(v, s)] := by
   first
@@ -188,7 +190,7 @@ theorem selFollow_eq (f : Stepper) (cr : Bool) (S : States) (n : Nat) :
     intro op xs ys c hm hS
     have hcols : selCols f S (n + 1) xs ys =
         selCol f S (hd xs) (hd ys) :: selCols f S n (tl xs) (tl ys) := rfl
-    rw [hcols, selFollow_some cr _ _ op c _ _ (pick_selCol f (hd xs) (hd ys) op c S hm)]
+    rw [hcols, selFollow_some cr _ _ op c _ _ (pickState_selCol f (hd xs) (hd ys) op c S hm)]
     by_cases hs : (f ⟨op, hd xs, hd ys, c⟩).next.isScan = true
     case neg =>
       have hf' : (f ⟨op, hd xs, hd ys, c⟩).next.isScan = false := by
@@ -244,6 +246,67 @@ theorem select_scan_log (f : Stepper) (cr : Bool) (S : States) (n : Nat) (op : O
     selectScan f cr S n op xs ys c = log f (scanP n op xs ys c cr) := by
   rw [scanP_log]
   exact select_scan_eq f cr S n op xs ys c hS
+
+/-- A scan program that halted within `n + 1` columns is the same scan with any more columns
+(with or without a carry row). -/
+theorem scanP_extend (f : Stepper) (cr : Bool) (n : Nat) : ∀ (op : Op) (xs ys : List Cell) (c : Cell),
+    (lastNext (out f (scanP (n + 1) op xs ys c cr)) op).isScan = false →
+      ∀ m, out f (scanP (n + 1 + m) op xs ys c cr) = out f (scanP (n + 1) op xs ys c cr) := by
+  induction n with
+  | zero =>
+    intro op xs ys c h m
+    cases hs : (f ⟨op, hd xs, hd ys, c⟩).next.isScan with
+    | false =>
+      rw [show 0 + 1 + m = m + 1 by omega, (scanP_halt f m op xs ys c cr hs).1,
+        (scanP_halt f 0 op xs ys c cr hs).1]
+    | true =>
+      rw [(scanP_cont f 0 op xs ys c cr hs).1, lastNext_cons] at h
+      have h' : (f ⟨op, hd xs, hd ys, c⟩).next.isScan = false := h
+      rw [hs] at h'
+      exact absurd h' (by decide)
+  | succ n ih =>
+    intro op xs ys c h m
+    cases hs : (f ⟨op, hd xs, hd ys, c⟩).next.isScan with
+    | false =>
+      rw [show n + 1 + 1 + m = (n + 1 + m) + 1 by omega, (scanP_halt f (n + 1 + m) op xs ys c cr hs).1,
+        (scanP_halt f (n + 1) op xs ys c cr hs).1]
+    | true =>
+      rw [(scanP_cont f (n + 1) op xs ys c cr hs).1, lastNext_cons] at h
+      rw [show n + 1 + 1 + m = (n + 1 + m) + 1 by omega, (scanP_cont f (n + 1 + m) op xs ys c cr hs).1,
+        (scanP_cont f (n + 1) op xs ys c cr hs).1, ih _ _ _ _ h m]
+
+/-- **A carry-select scan that completes is the sequential scan of any larger budget.**
+Python's carry-select scan presents one column fewer than the sequential scan may use and
+raises `StepperFault` if no step has halted by then; when it completes (its last step names a
+control word), it is the sequential scan however many more columns that one could use. -/
+theorem select_scan_halted (f : Stepper) (cr : Bool) (S : States) (n : Nat) (op : Op)
+    (xs ys : List Cell) (c : Cell)
+    (hS : ∀ p ∈ out f (scanP (n + 1) op xs ys c cr), p.2.next.isScan = true →
+      (p.2.next, nextC cr p.2) ∈ S)
+    (hhalt : (lastNext (selectScan f cr S (n + 1) op xs ys c) op).isScan = false) (m : Nat) :
+    selectScan f cr S (n + 1) op xs ys c = out f (scanP (n + 1 + m) op xs ys c cr) := by
+  have e := select_scan_eq f cr S (n + 1) op xs ys c hS
+  rw [e] at hhalt ⊢
+  exact (scanP_extend f cr n op xs ys c hhalt m).symm
+
+/-- Carry-select for a stepper exact on a view set `VP` that holds every view of the reference's
+sequential scan, when the reference moves only between states of the family from the views of
+`VP`: carry-select = sequential = reference. -/
+theorem select_scan_exact (f : Stepper) (cr : Bool) (S : States) (VP : View → Prop)
+    (hfam : ∀ v, VP v → (refStep v).next.isScan = true →
+      ((refStep v).next, nextC cr (refStep v)) ∈ S)
+    (hexact : ∀ v, VP v → f v = refStep v) (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell)
+    (hclosed : ∀ x ∈ log refStep (scanP n op xs ys c cr), VP x.1) :
+    selectScan f cr S n op xs ys c = out f (scanP n op xs ys c cr) ∧
+      out f (scanP n op xs ys c cr) = out refStep (scanP n op xs ys c cr) := by
+  obtain ⟨e1, _⟩ := run_exact f VP (scanP n op xs ys c cr) hclosed hexact
+  refine ⟨select_scan_eq f cr S n op xs ys c ?_, e1⟩
+  intro p hp hs
+  rw [e1, ← scanP_log] at hp
+  have hv := hclosed p hp
+  have hp2 : p.2 = refStep p.1 := log_snd refStep _ p hp
+  rw [hp2] at hs ⊢
+  exact hfam p.1 hv hs
 
 /-! ### Additions and subtractions: the family `(op, blank)`, `(op, 1)` -/
 
@@ -449,6 +512,71 @@ theorem sel_mul_row_exact (f : Stepper) (hexact : ∀ v ∈ V_MUL, f v = refStep
   show trace refStep (xs.length + 2) .MUL xs (List.replicate (xs.length + 2) d) .blank =
     trace refStep (xs.length + 3) .MUL xs (List.replicate (xs.length + 3) d) .blank
   rw [e3, ep, epad]
+
+/-! ### Comparison, zero test, increment: families without a carry row -/
+
+/-- `FAMILIES[CMP_EQ]`: the comparison so far, no carry row. -/
+def cmpStates : States := [(.CMPEQ, .blank), (.CMPLT, .blank), (.CMPGT, .blank)]
+
+/-- `FAMILIES[ZT]`, `FAMILIES[INC]` (and `FAMILIES[ADD2]`: an `ADD2` scan goes on in `INC`). -/
+def ztStates : States := [(.ZT, .blank)]
+
+def incStates : States := [(.INC, .blank)]
+
+theorem cmp_family : ∀ v ∈ V_CMP, (refStep v).next.isScan = true →
+    ((refStep v).next, nextC false (refStep v)) ∈ cmpStates := by
+  decide +kernel
+
+theorem zt_family : ∀ v ∈ V_ZT, (refStep v).next.isScan = true →
+    ((refStep v).next, nextC false (refStep v)) ∈ ztStates := by
+  decide +kernel
+
+theorem inc_family : ∀ v ∈ V_INC ++ V_ADD2, (refStep v).next.isScan = true →
+    ((refStep v).next, nextC false (refStep v)) ∈ incStates := by
+  decide +kernel
+
+/-- Every view of a zero-test scan of a digit row (any column budget) is a `ZT` view of V. -/
+theorem zt_scan_closed (n : Nat) (xs : List Cell) (hx : Digits xs) :
+    ∀ x ∈ log refStep (scanP n .ZT xs [] .blank false), x.1 ∈ V_ZT := by
+  refine scanP_inv refStep false (fun v => v ∈ V_ZT)
+    (fun _ o xs' ys' c' => o = .ZT ∧ Digits xs' ∧ ys' = [] ∧ c' = .blank) ?_ ?_
+    n .ZT xs [] .blank ⟨rfl, hx, rfl, rfl⟩
+  · intro m o xs' ys' c' hI
+    obtain ⟨ho, hx', hy', hc'⟩ := hI
+    subst ho hy' hc'
+    show (⟨.ZT, hd xs', .blank, .blank⟩ : View) ∈ V_ZT
+    rw [V_ZT_grid]
+    exact List.mem_map.mpr ⟨_, hd_mem_db hx', rfl⟩
+  · intro m o xs' ys' c' hI hs
+    obtain ⟨ho, hx', hy', hc'⟩ := hI
+    subst ho hy' hc'
+    exact ⟨zt_next _ (hd_mem_db hx') hs, digits_tl hx', rfl, rfl⟩
+
+/-- **Carry-select comparison = sequential = reference**, for every stepper exact on the 363
+comparison views and every column budget. -/
+theorem sel_compare_exact (f : Stepper) (hexact : ∀ v ∈ V_CMP, f v = refStep v) (n : Nat)
+    (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
+    selectScan f false cmpStates n .CMPEQ xs ys .blank = out f (scanP n .CMPEQ xs ys .blank false) ∧
+      out f (scanP n .CMPEQ xs ys .blank false) = out refStep (scanP n .CMPEQ xs ys .blank false) :=
+  select_scan_exact f false cmpStates (fun v => v ∈ V_CMP) cmp_family hexact n .CMPEQ xs ys .blank
+    (cmp_scan_closed n .CMPEQ xs ys (by decide) hx hy)
+
+/-- **Carry-select zero test = sequential = reference** (exact on the 11 `ZT` views). -/
+theorem sel_zero_exact (f : Stepper) (hexact : ∀ v ∈ V_ZT, f v = refStep v) (n : Nat)
+    (xs : List Cell) (hx : Digits xs) :
+    selectScan f false ztStates n .ZT xs [] .blank = out f (scanP n .ZT xs [] .blank false) ∧
+      out f (scanP n .ZT xs [] .blank false) = out refStep (scanP n .ZT xs [] .blank false) :=
+  select_scan_exact f false ztStates (fun v => v ∈ V_ZT) zt_family hexact n .ZT xs [] .blank
+    (zt_scan_closed n xs hx)
+
+/-- **Carry-select increment = sequential = reference** (exact on the 11 `INC` views). -/
+theorem sel_inc_exact (f : Stepper) (hexact : ∀ v ∈ V_INC, f v = refStep v) (n : Nat)
+    (xs : List Cell) (hx : Digits xs) :
+    selectScan f false incStates n .INC xs [] .blank = out f (scanP n .INC xs [] .blank false) ∧
+      out f (scanP n .INC xs [] .blank false) = out refStep (scanP n .INC xs [] .blank false) :=
+  select_scan_exact f false incStates (fun v => v ∈ V_INC)
+    (fun v hv => inc_family v (List.mem_append.mpr (Or.inl hv))) hexact n .INC xs [] .blank
+    (inc_scan_closed n xs hx)
 
 /-! ### The sum tree of a product (`_sum_tree`) -/
 
@@ -821,20 +949,20 @@ remainder; otherwise go on from the difference with `y` updated by `upd` (`done`
 quotient digit: the divisor stays; `incP .ADD2` for a root digit: the odd number grows by 2).
 Returns (remainder, digit).  (Python raises after ten trials, and on a `DQ` step naming
 neither `SUB` nor `HALT`; the model goes on, simplification (a) of lean/README.md.) -/
-def trialP (upd : List Cell → Prog (List Cell)) : Nat → List Cell → List Cell → Cell →
+def trialLoopP (upd : List Cell → Prog (List Cell)) : Nat → List Cell → List Cell → Cell →
     Prog (List Cell × Cell)
   | 0, r, _, q => done (r, q)
   | n + 1, r, y, q =>
     (rowsP .SUB r y).bind fun t =>
       ask ⟨.DQ, lastFlag t .blank, q, .blank⟩ fun s =>
         if s.next = .HALT then done (r, s.sym)
-        else (upd y).bind fun y' => trialP upd n (rowOf t) y' s.sym
+        else (upd y).bind fun y' => trialLoopP upd n (rowOf t) y' s.sym
 
 /-- `_quotient_digit`: the divisor `b` is subtracted until a `DQ` step halts. -/
-def quotDigitP (r b : List Cell) : Prog (List Cell × Cell) := trialP (fun y => done y) 10 r b .blank
+def quotTrialsP (r b : List Cell) : Prog (List Cell × Cell) := trialLoopP (fun y => done y) 10 r b .blank
 
 /-- `_root_digit`: `20p+1, 20p+3, …` are subtracted until a `DQ` step halts. -/
-def rootDigitP (r odd : List Cell) : Prog (List Cell × Cell) := trialP (incP .ADD2) 10 r odd .blank
+def rootTrialsP (r odd : List Cell) : Prog (List Cell × Cell) := trialLoopP (incP .ADD2) 10 r odd .blank
 
 /-- **The parallel digit = the sequential digit** (`divide_rows`, `sqrt_rows` in the parallel
 mode: `speculate(trial_probes(…), trials)`): for every stepper and every probe list, the
@@ -842,9 +970,9 @@ speculative trial block returns the sequential (remainder, digit) and writes the
 steps; with a probe list that holds every view of the sequential trials it never falls back. -/
 theorem trial_speculate_eq (f : Stepper) (P : List View) (upd : List Cell → Prog (List Cell))
     (n : Nat) (r y : List Cell) (q : Cell) :
-    specOut (batch f P) f (trialP upd n r y q) = out f (trialP upd n r y q) ∧
-    specLog (batch f P) f (trialP upd n r y q) = log f (trialP upd n r y q) ∧
-    ((∀ x ∈ log f (trialP upd n r y q), x.1 ∈ P) → specFell (batch f P) f (trialP upd n r y q) = false) :=
+    specOut (batch f P) f (trialLoopP upd n r y q) = out f (trialLoopP upd n r y q) ∧
+    specLog (batch f P) f (trialLoopP upd n r y q) = log f (trialLoopP upd n r y q) ∧
+    ((∀ x ∈ log f (trialLoopP upd n r y q), x.1 ∈ P) → specFell (batch f P) f (trialLoopP upd n r y q) = false) :=
   ⟨(speculate_eq f _ (batch_sound f P) _).1, (speculate_eq f _ (batch_sound f P) _).2,
     speculate_no_fallback f P _⟩
 
@@ -870,7 +998,7 @@ def selectTrial : List (List Cell × List (View × Step) × Step) → Option (Li
 within the trials; Python raises otherwise), the sequential trial loop returns exactly it. -/
 theorem trial_select (f : Stepper) (upd : List Cell → Prog (List Cell)) (n : Nat) :
     ∀ (r y : List Cell) (q : Cell) (res : List Cell × Cell),
-      selectTrial (trialChain f upd n r y q) = some res → out f (trialP upd n r y q) = res := by
+      selectTrial (trialChain f upd n r y q) = some res → out f (trialLoopP upd n r y q) = res := by
   induction n with
   | zero =>
     intro r y q res h
@@ -878,10 +1006,10 @@ theorem trial_select (f : Stepper) (upd : List Cell → Prog (List Cell)) (n : N
     cases h'
   | succ n ih =>
     intro r y q res h
-    have e1 : out f (trialP upd (n + 1) r y q) =
+    have e1 : out f (trialLoopP upd (n + 1) r y q) =
         out f (if (f ⟨.DQ, lastFlag (out f (rowsP .SUB r y)) .blank, q, .blank⟩).next = .HALT then
             done (r, (f ⟨.DQ, lastFlag (out f (rowsP .SUB r y)) .blank, q, .blank⟩).sym)
-          else (upd y).bind fun y' => trialP upd n (rowOf (out f (rowsP .SUB r y))) y'
+          else (upd y).bind fun y' => trialLoopP upd n (rowOf (out f (rowsP .SUB r y))) y'
             (f ⟨.DQ, lastFlag (out f (rowsP .SUB r y)) .blank, q, .blank⟩).sym) := by
       show out f ((rowsP .SUB r y).bind _) = _
       rw [out_bind]
