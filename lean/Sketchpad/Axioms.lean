@@ -158,4 +158,5 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.speculate_no_fallback,
   ``Sketchpad.parallel_eq,
   ``Sketchpad.trial_speculate_eq,
-  ``Sketchpad.trial_select]
+  ``Sketchpad.trial_select,
+  ``Sketchpad.together_eq]

@@ -1028,4 +1028,107 @@ theorem trial_select (f : Stepper) (upd : List Cell → Prog (List Cell)) (n : N
       rw [h'] at h
       exact ih _ _ _ _ h
 
+
+/-! ### Lock-step batches (`together`) -/
+
+/-- A procedure as the runtime drives it: done, or one batch of views and the continuation
+chosen from the batch's steps (a generator that yields a probe list and receives the steps). -/
+inductive BProg (α : Type) : Type where
+  | bdone : α → BProg α
+  | bask : List View → (List Step → BProg α) → BProg α
+
+namespace BProg
+
+/-- The result of a run: every batch answered view by view (`drive`). -/
+def bout (f : Stepper) (p : BProg α) : α :=
+  BProg.rec (motive := fun _ => α) (fun a => a) (fun vs _ ih => ih (vs.map f)) p
+
+/-- The batches of a run, each view with its step. -/
+def blog (f : Stepper) (p : BProg α) : List (List (View × Step)) :=
+  BProg.rec (motive := fun _ => List (List (View × Step))) (fun _ => [])
+    (fun vs _ ih => (vs.map fun v => (v, f v)) :: ih (vs.map f)) p
+
+def bmap (g : α → β) (p : BProg α) : BProg β :=
+  BProg.rec (motive := fun _ => BProg β) (fun a => bdone (g a)) (fun vs _ ih => bask vs ih) p
+
+/-- `together` for two procedures: each round's requests form one batch (the first's views,
+then the second's); each gets back the steps of its own views; one that is done leaves the
+other to go on alone. -/
+def together2 : BProg α → BProg β → BProg (α × β)
+  | bdone a, q => bmap (fun b => (a, b)) q
+  | bask vs k, bdone b => bmap (fun a => (a, b)) (bask vs k)
+  | bask vs k, bask ws l =>
+    bask (vs ++ ws) fun ss => together2 (k (ss.take vs.length)) (l (ss.drop vs.length))
+
+/-- Rounds side by side: round `i` of the first, then round `i` of the second. -/
+def zipCat {X : Type} : List (List X) → List (List X) → List (List X)
+  | [], l => l
+  | a :: as, [] => a :: as
+  | a :: as, b :: bs => (a ++ b) :: zipCat as bs
+
+theorem bout_bmap (f : Stepper) (g : α → β) (p : BProg α) : bout f (bmap g p) = g (bout f p) := by
+  induction p with
+  | bdone a => rfl
+  | bask vs k ih => exact ih (vs.map f)
+
+theorem blog_bmap (f : Stepper) (g : α → β) (p : BProg α) : blog f (bmap g p) = blog f p := by
+  induction p with
+  | bdone a => rfl
+  | bask vs k ih =>
+    show (vs.map fun v => (v, f v)) :: blog f (bmap g (k (vs.map f))) =
+      (vs.map fun v => (v, f v)) :: blog f (k (vs.map f))
+    rw [ih (vs.map f)]
+
+theorem take_app_len {X : Type} : ∀ (A B : List X), (A ++ B).take A.length = A
+  | [], _ => rfl
+  | a :: A, B => by
+    show a :: (A ++ B).take A.length = a :: A
+    rw [take_app_len A B]
+
+theorem drop_app_len {X : Type} : ∀ (A B : List X), (A ++ B).drop A.length = B
+  | [], _ => rfl
+  | _ :: A, B => drop_app_len A B
+
+theorem batch_split (f : Stepper) (vs ws : List View) :
+    ((vs ++ ws).map f).take vs.length = vs.map f ∧ ((vs ++ ws).map f).drop vs.length = ws.map f := by
+  have hl : vs.length = (vs.map f).length := by rw [List.length_map]
+  rw [List.map_append, hl]
+  exact ⟨take_app_len _ _, drop_app_len _ _⟩
+
+end BProg
+
+open BProg
+
+/-- **`together` is transparent:** run in lock step, two procedures return what each returns
+alone, and the batches are their rounds side by side — each procedure presents the same views
+and gets (and writes) the same steps as when it runs alone. -/
+theorem together_eq (f : Stepper) : ∀ (p : BProg α) (q : BProg β),
+    bout f (together2 p q) = (bout f p, bout f q) ∧
+      blog f (together2 p q) = zipCat (blog f p) (blog f q) := by
+  intro p
+  induction p with
+  | bdone a =>
+    intro q
+    exact ⟨bout_bmap f _ q, blog_bmap f _ q⟩
+  | bask vs k ih =>
+    intro q
+    cases q with
+    | bdone b =>
+      refine ⟨bout_bmap f _ (bask vs k), ?_⟩
+      show blog f (bmap (fun a => (a, b)) (bask vs k)) = zipCat (blog f (bask vs k)) []
+      rw [blog_bmap]
+      rfl
+    | bask ws l =>
+      obtain ⟨e1, e2⟩ := batch_split f vs ws
+      obtain ⟨h1, h2⟩ := ih (vs.map f) (l (ws.map f))
+      refine ⟨?_, ?_⟩
+      · show bout f (together2 (k (((vs ++ ws).map f).take vs.length))
+            (l (((vs ++ ws).map f).drop vs.length))) = (bout f (k (vs.map f)), bout f (l (ws.map f)))
+        rw [e1, e2, h1]
+      · show ((vs ++ ws).map fun v => (v, f v)) :: blog f (together2 (k (((vs ++ ws).map f).take vs.length))
+            (l (((vs ++ ws).map f).drop vs.length))) =
+          ((vs.map fun v => (v, f v)) ++ (ws.map fun v => (v, f v))) ::
+            zipCat (blog f (k (vs.map f))) (blog f (l (ws.map f)))
+        rw [e1, e2, h2, List.map_append]
+
 end Sketchpad
