@@ -887,50 +887,69 @@ theorem speculate_bind (f : Stepper) (P : List View) (p : Prog α) (q : α → P
   rw [h1, h2, log_bind, out_bind]
   exact ⟨rfl, rfl⟩
 
-/-! ### Procedures with speculative blocks -/
+/-! ### Procedures with carry-select scans and speculative blocks -/
 
-/-- A procedure of the parallel runtime: asks, and speculative blocks — a probe list and the
-sequential code of the block (`speculate(probes, follow)`), then the rest of the procedure. -/
+/-- A procedure of the parallel runtime: asks; carry-select scans (`sel S n op xs ys c cr k`:
+Python's `scan` in the parallel mode, with its family `S`, then the rest of the procedure on
+the scan's run); and speculative blocks (`spec probes block k`: `speculate(probes, follow)`,
+`follow` the sequential code of the block). -/
 inductive PProg (α : Type) : Type 1 where
   | pdone : α → PProg α
   | pask : View → (Step → PProg α) → PProg α
   | spec {γ : Type} : List View → Prog γ → (γ → PProg α) → PProg α
+  | sel : States → Nat → Op → List Cell → List Cell → Cell → Bool →
+      (List (View × Step) → PProg α) → PProg α
 
 namespace PProg
 
-/-- The sequential procedure: every block run as its sequential code (`parallel=False`). -/
+/-- The sequential procedure (`parallel=False`): every scan sequential, every block run as its
+sequential code. -/
 def seq (pp : PProg α) : Prog α :=
   PProg.rec (motive := fun _ => Prog α) (fun a => Prog.done a) (fun v _ ih => Prog.ask v ih)
-    (fun _ p _ ih => p.bind ih) pp
+    (fun _ p _ ih => p.bind ih)
+    (fun _ n op xs ys c cr _ ih => (scanP n op xs ys c cr).bind ih) pp
 
 /-- The result of the parallel run. -/
 def pout (f : Stepper) (pp : PProg α) : α :=
   PProg.rec (motive := fun _ => α) (fun a => a) (fun v _ ih => ih (f v))
-    (fun P p _ ih => ih (specOut (batch f P) f p)) pp
+    (fun P p _ ih => ih (specOut (batch f P) f p))
+    (fun S n op xs ys c cr _ ih => ih (selectScan f cr S n op xs ys c)) pp
 
 /-- The steps the parallel run writes, in order. -/
 def plog (f : Stepper) (pp : PProg α) : List (View × Step) :=
   PProg.rec (motive := fun _ => List (View × Step)) (fun _ => [])
     (fun v _ ih => (v, f v) :: ih (f v))
-    (fun P p _ ih => specLog (batch f P) f p ++ ih (specOut (batch f P) f p)) pp
+    (fun P p _ ih => specLog (batch f P) f p ++ ih (specOut (batch f P) f p))
+    (fun S n op xs ys c cr _ ih =>
+      selectScan f cr S n op xs ys c ++ ih (selectScan f cr S n op xs ys c)) pp
+
+/-- Every carry-select scan the sequential run reaches moves only between states of its family
+(where Python's parallel run would raise otherwise). -/
+def famOK (f : Stepper) (pp : PProg α) : Prop :=
+  PProg.rec (motive := fun _ => Prop) (fun _ => True) (fun v _ ih => ih (f v))
+    (fun _ p _ ih => ih (out f p))
+    (fun S n op xs ys c cr _ ih =>
+      (∀ q ∈ out f (scanP n op xs ys c cr), q.2.next.isScan = true →
+        (q.2.next, nextC cr q.2) ∈ S) ∧ ih (out f (scanP n op xs ys c cr))) pp
 
 end PProg
 
-/-- **Parallel = sequential, for every procedure built from asks and speculative blocks and
-for every stepper:** the parallel run returns the sequential result and writes the sequential
-steps, in the same order. -/
-theorem parallel_eq (f : Stepper) (pp : PProg α) :
+/-- **Parallel = sequential, for every procedure built from asks, carry-select scans and
+speculative blocks, and every stepper** whose sequential run keeps each carry-select scan in
+its family (`famOK`; for a stepper exact on V the `sel_*_exact` theorems give it): the parallel
+run returns the sequential result and writes the sequential steps, in the same order. -/
+theorem parallel_eq (f : Stepper) (pp : PProg α) (hfam : pp.famOK f) :
     pp.pout f = out f pp.seq ∧ pp.plog f = log f pp.seq := by
   induction pp with
   | pdone a => exact ⟨rfl, rfl⟩
   | pask v k ih =>
-    obtain ⟨h1, h2⟩ := ih (f v)
+    obtain ⟨h1, h2⟩ := ih (f v) hfam
     refine ⟨h1, ?_⟩
     show (v, f v) :: (k (f v)).plog f = (v, f v) :: log f (k (f v)).seq
     rw [h2]
   | @spec γ P p k ih =>
     obtain ⟨s1, s2⟩ := speculate_eq f (batch f P) (batch_sound f P) p
-    obtain ⟨h1, h2⟩ := ih (out f p)
+    obtain ⟨h1, h2⟩ := ih (out f p) hfam
     refine ⟨?_, ?_⟩
     · show (k (specOut (batch f P) f p)).pout f = out f (p.bind fun b => (k b).seq)
       rw [s1, h1, out_bind]
@@ -938,6 +957,19 @@ theorem parallel_eq (f : Stepper) (pp : PProg α) :
     · show specLog (batch f P) f p ++ (k (specOut (batch f P) f p)).plog f =
         log f (p.bind fun b => (k b).seq)
       rw [s1, s2, h2, log_bind]
+      try rfl
+  | sel S n op xs ys c cr k ih =>
+    obtain ⟨hS, hk⟩ := hfam
+    have e := select_scan_eq f cr S n op xs ys c hS
+    obtain ⟨h1, h2⟩ := ih (out f (scanP n op xs ys c cr)) hk
+    refine ⟨?_, ?_⟩
+    · show (k (selectScan f cr S n op xs ys c)).pout f =
+        out f ((scanP n op xs ys c cr).bind fun t => (k t).seq)
+      rw [e, h1, out_bind]
+      try rfl
+    · show selectScan f cr S n op xs ys c ++ (k (selectScan f cr S n op xs ys c)).plog f =
+        log f ((scanP n op xs ys c cr).bind fun t => (k t).seq)
+      rw [e, h2, log_bind, scanP_log]
       try rfl
 
 /-! ### The trials of one quotient or root digit -/
