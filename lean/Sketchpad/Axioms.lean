@@ -157,6 +157,8 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.speculate_eq,
   ``Sketchpad.speculate_no_fallback,
   ``Sketchpad.parallel_eq,
+  ``Sketchpad.parallel_exact,
+  ``Sketchpad.par_signed_add_exact,
   ``Sketchpad.trial_speculate_eq,
   ``Sketchpad.trial_select,
   ``Sketchpad.together_eq]

@@ -32,6 +32,7 @@ module
 public import Sketchpad.Compose
 public import Sketchpad.Driver
 public import Sketchpad.Compare
+public import Sketchpad.Signed
 
 @[expose] public noncomputable section
 
@@ -971,6 +972,168 @@ theorem parallel_eq (f : Stepper) (pp : PProg α) (hfam : pp.famOK f) :
         log f ((scanP n op xs ys c cr).bind fun t => (k t).seq)
       rw [e, h2, log_bind, scanP_log]
       try rfl
+
+/-- The family condition of a reference scan whose views lie in a view set from which every
+continuing reference step lands in the family. -/
+theorem fam_of_closed (cr : Bool) (S : States) (VP : View → Prop)
+    (hfam : ∀ v, VP v → (refStep v).next.isScan = true →
+      ((refStep v).next, nextC cr (refStep v)) ∈ S)
+    (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell)
+    (hclosed : ∀ x ∈ log refStep (scanP n op xs ys c cr), VP x.1) :
+    ∀ q ∈ out refStep (scanP n op xs ys c cr), q.2.next.isScan = true →
+      (q.2.next, nextC cr q.2) ∈ S := by
+  intro q hq hs
+  rw [← scanP_log] at hq
+  have hq2 : q.2 = refStep q.1 := log_snd refStep _ q hq
+  rw [hq2] at hs ⊢
+  exact hfam q.1 (hclosed q hq) hs
+
+/-- The family conditions carry over from the reference to a stepper that agrees with it on the
+reference's sequential run. -/
+theorem famOK_of_agree (f : Stepper) (pp : PProg α)
+    (hagree : ∀ x ∈ log refStep pp.seq, f x.1 = refStep x.1) (h : pp.famOK refStep) :
+    pp.famOK f := by
+  induction pp with
+  | pdone a => trivial
+  | pask v k ih =>
+    have hl : log refStep (PProg.pask v k).seq = (v, refStep v) :: log refStep (k (refStep v)).seq :=
+      rfl
+    rw [hl] at hagree
+    have hv : f v = refStep v := hagree (v, refStep v) (List.Mem.head _)
+    show (k (f v)).famOK f
+    rw [hv]
+    exact ih (refStep v) (fun x hx => hagree x (List.Mem.tail _ hx)) h
+  | @spec γ P p k ih =>
+    have hl : log refStep (PProg.spec P p k).seq =
+        log refStep p ++ log refStep (k (out refStep p)).seq :=
+      log_bind refStep p _
+    rw [hl] at hagree
+    have e : out f p = out refStep p :=
+      (run_congr f refStep p (fun x hx => hagree x (List.mem_append_left _ hx))).1
+    show (k (out f p)).famOK f
+    rw [e]
+    exact ih (out refStep p) (fun x hx => hagree x (List.mem_append_right _ hx)) h
+  | sel S n op xs ys c cr k ih =>
+    have hl : log refStep (PProg.sel S n op xs ys c cr k).seq =
+        log refStep (scanP n op xs ys c cr) ++
+          log refStep (k (out refStep (scanP n op xs ys c cr))).seq :=
+      log_bind refStep _ _
+    rw [hl] at hagree
+    have e : out f (scanP n op xs ys c cr) = out refStep (scanP n op xs ys c cr) :=
+      (run_congr f refStep _ (fun x hx => hagree x (List.mem_append_left _ hx))).1
+    obtain ⟨h1, h2⟩ := h
+    refine ⟨?_, ?_⟩
+    · rw [e]; exact h1
+    · show (k (out f (scanP n op xs ys c cr))).famOK f
+      rw [e]
+      exact ih _ (fun x hx => hagree x (List.mem_append_right _ hx)) h2
+
+/-- **Parallel = sequential = reference**, for a stepper that agrees with the reference on the
+reference's sequential run, when the reference keeps every carry-select scan in its family. -/
+theorem parallel_exact (f : Stepper) (pp : PProg α)
+    (hagree : ∀ x ∈ log refStep pp.seq, f x.1 = refStep x.1) (h : pp.famOK refStep) :
+    pp.pout f = out refStep pp.seq ∧ pp.plog f = log refStep pp.seq := by
+  obtain ⟨e1, e2⟩ := parallel_eq f pp (famOK_of_agree f pp hagree h)
+  obtain ⟨r1, r2⟩ := run_congr f refStep pp.seq hagree
+  exact ⟨e1.trans r1, e2.trans r2⟩
+
+/-! ### A whole procedure: signed addition and subtraction in the parallel mode -/
+
+/-- After the comparison (`signed_add`, parallel mode): a carry-select subtraction. -/
+def sgnSubKK (a b : SNum) (s : Step) : PProg SNum :=
+  if s.next = .SWAP then
+    PProg.sel (rowStates .SUB) (max b.2.length a.2.length + 3) .SUB b.2 a.2 .blank true
+      fun u => PProg.pdone (s.sym, canon (rowOf u))
+  else
+    PProg.sel (rowStates .SUB) (max a.2.length b.2.length + 3) .SUB a.2 b.2 .blank true
+      fun u => PProg.pdone (s.sym, canon (rowOf u))
+
+/-- After the first sign view: a carry-select addition, or a carry-select comparison, the
+second sign view and a carry-select subtraction. -/
+def sgnAddKK (op : Op) (a b : SNum) (s : Step) : PProg SNum :=
+  if s.next = .ADD then
+    PProg.sel (rowStates .ADD) (max a.2.length b.2.length + 3) .ADD a.2 b.2 .blank true
+      fun t => PProg.pdone (s.sym, canon (rowOf t))
+  else
+    PProg.sel cmpStates (max a.2.length b.2.length + 3) .CMPEQ a.2 b.2 .blank false
+      fun t => PProg.pask ⟨op, a.1, b.1, lastSym t⟩ (sgnSubKK a b)
+
+/-- `signed_add` in the parallel mode (every scan carry-select). -/
+def sgnAddPP (op : Op) (a b : SNum) : PProg SNum := PProg.pask ⟨op, a.1, b.1, .blank⟩ (sgnAddKK op a b)
+
+theorem sgnSubKK_seq (a b : SNum) (s : Step) : (sgnSubKK a b s).seq = sgnSubK a b s := by
+  unfold sgnSubKK sgnSubK
+  by_cases h : s.next = .SWAP
+  · rw [if_pos h, if_pos h]
+    try rfl
+  · rw [if_neg h, if_neg h]
+    try rfl
+
+theorem sgnAddKK_seq (op : Op) (a b : SNum) (s : Step) : (sgnAddKK op a b s).seq = sgnAddK op a b s := by
+  unfold sgnAddKK sgnAddK
+  by_cases h : s.next = .ADD
+  · rw [if_pos h, if_pos h]
+    try rfl
+  · rw [if_neg h, if_neg h]
+    show (scanP (max a.2.length b.2.length + 3) .CMPEQ a.2 b.2 .blank false).bind
+        (fun t => Prog.ask ⟨op, a.1, b.1, lastSym t⟩ (fun s' => (sgnSubKK a b s').seq)) =
+      (compareP a.2 b.2).bind (sgnCmpK op a b)
+    have e : (fun s' => (sgnSubKK a b s').seq) = sgnSubK a b := funext (sgnSubKK_seq a b)
+    rw [e]
+    unfold compareP
+    rw [bind_assoc]
+    try rfl
+
+/-- The sequential procedure of the parallel signed addition is Signed.lean's `sgnAddP`. -/
+theorem sgnAddPP_seq (op : Op) (a b : SNum) : (sgnAddPP op a b).seq = sgnAddP op a b :=
+  congrArg (Prog.ask _) (funext (sgnAddKK_seq op a b))
+
+/-- On signed numbers the reference keeps every carry-select scan of a signed addition in its
+family. -/
+theorem sgnAddPP_fam (op : Op) (a b : SNum) (ha : a.WF) (hb : b.WF) :
+    (sgnAddPP op a b).famOK refStep := by
+  show (sgnAddKK op a b (refStep ⟨op, a.1, b.1, .blank⟩)).famOK refStep
+  unfold sgnAddKK
+  by_cases h : (refStep ⟨op, a.1, b.1, .blank⟩).next = .ADD
+  · rw [if_pos h]
+    refine ⟨?_, trivial⟩
+    rw [scanP_trace]
+    exact rows_family refStep .ADD add_grid_closed _ a.2 b.2 .blank ha.2 hb.2 (by decide)
+  · rw [if_neg h]
+    refine ⟨fam_of_closed false cmpStates (fun v => v ∈ V_CMP) cmp_family _ .CMPEQ a.2 b.2 .blank
+      (cmp_scan_closed _ .CMPEQ a.2 b.2 (by decide) ha.2 hb.2), ?_⟩
+    show (sgnSubKK a b (refStep ⟨op, a.1, b.1, lastSym (out refStep
+      (scanP (max a.2.length b.2.length + 3) .CMPEQ a.2 b.2 .blank false))⟩)).famOK refStep
+    unfold sgnSubKK
+    by_cases h' : (refStep ⟨op, a.1, b.1, lastSym (out refStep
+        (scanP (max a.2.length b.2.length + 3) .CMPEQ a.2 b.2 .blank false))⟩).next = .SWAP
+    · rw [if_pos h']
+      refine ⟨?_, trivial⟩
+      rw [scanP_trace]
+      exact rows_family refStep .SUB sub_grid_closed _ b.2 a.2 .blank hb.2 ha.2 (by decide)
+    · rw [if_neg h']
+      refine ⟨?_, trivial⟩
+      rw [scanP_trace]
+      exact rows_family refStep .SUB sub_grid_closed _ a.2 b.2 .blank ha.2 hb.2 (by decide)
+
+/-- **Signed addition and subtraction, parallel = sequential.** For every stepper exact on the
+views `VSADD op` of a signed addition (`op = SGNADD`) or subtraction (`SGNSUB`), and all signed
+numbers of any lengths: the parallel procedure (every scan carry-select) returns the result of
+the sequential procedure and writes its steps, and both are the reference's. -/
+theorem par_signed_add_exact (op : Op) (hop : op ∈ addOps) (f : Stepper)
+    (hf : ∀ v, VSADD op v → f v = refStep v) (a b : SNum) (ha : a.WF) (hb : b.WF) :
+    (sgnAddPP op a b).pout f = out f (sgnAddP op a b) ∧
+    (sgnAddPP op a b).plog f = log f (sgnAddP op a b) ∧
+    out f (sgnAddP op a b) = out refStep (sgnAddP op a b) ∧
+    log f (sgnAddP op a b) = log refStep (sgnAddP op a b) := by
+  have hclosed := (sgnAdd_ref op hop a b ha hb).2.2.2
+  have hagree : ∀ x ∈ log refStep (sgnAddPP op a b).seq, f x.1 = refStep x.1 := by
+    rw [sgnAddPP_seq]
+    exact fun x hx => hf x.1 (hclosed x hx)
+  obtain ⟨p1, p2⟩ := parallel_exact f (sgnAddPP op a b) hagree (sgnAddPP_fam op a b ha hb)
+  obtain ⟨s1, s2⟩ := run_exact f (VSADD op) (sgnAddP op a b) hclosed hf
+  rw [sgnAddPP_seq] at p1 p2
+  exact ⟨p1.trans s1.symm, p2.trans s2.symm, s1, s2⟩
 
 /-! ### The trials of one quotient or root digit -/
 
