@@ -153,6 +153,9 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.sel_compare_exact,
   ``Sketchpad.sel_zero_exact,
   ``Sketchpad.sel_inc_exact,
+  ``Sketchpad.sel_compare_limit,
+  ``Sketchpad.sel_zero_limit,
+  ``Sketchpad.sel_inc_limit,
   ``Sketchpad.par_mul_exact,
   ``Sketchpad.speculate_eq,
   ``Sketchpad.speculate_no_fallback,
@@ -161,4 +164,5 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.par_signed_add_exact,
   ``Sketchpad.trial_speculate_eq,
   ``Sketchpad.trial_select,
+  ``Sketchpad.trial_copies,
   ``Sketchpad.together_eq]

@@ -579,6 +579,141 @@ theorem sel_inc_exact (f : Stepper) (hexact : ∀ v ∈ V_INC, f v = refStep v) 
     (fun v hv => inc_family v (List.mem_append.mpr (Or.inl hv))) hexact n .INC xs [] .blank
     (inc_scan_closed n xs hx)
 
+/-! ### Completion within Python's limit, for the scans without a carry row -/
+
+/-- The form the procedures use: a scan program that halted within `n + 2` columns is the same
+with `n + 3`. -/
+theorem scanP_extend1 (f : Stepper) (cr : Bool) (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell)
+    (h : (lastNext (out f (scanP (n + 2) op xs ys c cr)) op).isScan = false) :
+    out f (scanP (n + 3) op xs ys c cr) = out f (scanP (n + 2) op xs ys c cr) :=
+  scanP_extend f cr (n + 1) op xs ys c h 1
+
+/-- A scan halts once both rows are past their ends, if its steps keep it in states `I` from
+which the blank column halts: so within `max(width) + 1` columns. -/
+theorem scanP_halts (g : Stepper) (cr : Bool) (I : Op → Cell → Prop)
+    (hend : ∀ op c, I op c → (g ⟨op, .blank, .blank, c⟩).next.isScan = false)
+    (hstep : ∀ op a b c, I op c → a ∈ db → b ∈ db → (g ⟨op, a, b, c⟩).next.isScan = true →
+      I (g ⟨op, a, b, c⟩).next (nextC cr (g ⟨op, a, b, c⟩))) (n : Nat) :
+    ∀ (op : Op) (xs ys : List Cell) (c : Cell), I op c → Digits xs → Digits ys →
+      xs.length + 1 ≤ n → ys.length + 1 ≤ n →
+      (lastNext (out g (scanP n op xs ys c cr)) op).isScan = false := by
+  induction n with
+  | zero => intro op xs ys c _ _ _ h _; omega
+  | succ n ih =>
+    intro op xs ys c hI hx hy hnx hny
+    cases hs : (g ⟨op, hd xs, hd ys, c⟩).next.isScan with
+    | false =>
+      rw [(scanP_halt g n op xs ys c cr hs).1, lastNext_cons]
+      exact hs
+    | true =>
+      have hne : ¬(hd xs = .blank ∧ hd ys = .blank) := by
+        intro hb
+        have hs' := hs
+        rw [hb.1, hb.2, hend op c hI] at hs'
+        exact absurd hs' (by decide)
+      have h1 := one_le_len_of_ne xs ys hne
+      rw [(scanP_cont g n op xs ys c cr hs).1, lastNext_cons]
+      apply ih _ (tl xs) (tl ys) _ (hstep op _ _ c hI (hd_mem_db hx) (hd_mem_db hy) hs)
+        (digits_tl hx) (digits_tl hy)
+      · rw [len_tl]; omega
+      · rw [len_tl]; omega
+
+theorem cmp_step_ops : ∀ op ∈ cmpOps, ∀ a ∈ db, ∀ b ∈ db,
+    (refStep ⟨op, a, b, .blank⟩).next.isScan = true → (refStep ⟨op, a, b, .blank⟩).next ∈ cmpOps := by
+  decide +kernel
+
+theorem cmp_end : ∀ op ∈ cmpOps, (refStep ⟨op, .blank, .blank, .blank⟩).next.isScan = false := by
+  decide +kernel
+
+theorem zt_step : ∀ a ∈ db, ∀ b ∈ db,
+    (refStep ⟨.ZT, a, b, .blank⟩).next.isScan = true → (refStep ⟨.ZT, a, b, .blank⟩).next = .ZT := by
+  decide +kernel
+
+theorem zt_end : (refStep ⟨.ZT, .blank, .blank, .blank⟩).next.isScan = false := by decide +kernel
+
+theorem inc_step : ∀ a ∈ db, ∀ b ∈ db,
+    (refStep ⟨.INC, a, b, .blank⟩).next.isScan = true → (refStep ⟨.INC, a, b, .blank⟩).next = .INC := by
+  decide +kernel
+
+theorem inc_end : (refStep ⟨.INC, .blank, .blank, .blank⟩).next.isScan = false := by decide +kernel
+
+theorem cmp_halts (n : Nat) (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys)
+    (hn1 : xs.length + 1 ≤ n) (hn2 : ys.length + 1 ≤ n) :
+    (lastNext (out refStep (scanP n .CMPEQ xs ys .blank false)) .CMPEQ).isScan = false :=
+  scanP_halts refStep false (fun op c => op ∈ cmpOps ∧ c = .blank)
+    (fun op c hI => by
+      obtain ⟨hop, hc⟩ := hI
+      subst hc
+      exact cmp_end op hop)
+    (fun op a b c hI ha hb hs => by
+      obtain ⟨hop, hc⟩ := hI
+      subst hc
+      exact ⟨cmp_step_ops op hop a ha b hb hs, rfl⟩)
+    n .CMPEQ xs ys .blank ⟨by decide, rfl⟩ hx hy hn1 hn2
+
+theorem one_op_halts (o : Op) (hend : (refStep ⟨o, .blank, .blank, .blank⟩).next.isScan = false)
+    (hstep : ∀ a ∈ db, ∀ b ∈ db,
+      (refStep ⟨o, a, b, .blank⟩).next.isScan = true → (refStep ⟨o, a, b, .blank⟩).next = o)
+    (n : Nat) (xs : List Cell) (hx : Digits xs) (hn : xs.length + 1 ≤ n) :
+    (lastNext (out refStep (scanP n o xs [] .blank false)) o).isScan = false :=
+  scanP_halts refStep false (fun op c => op = o ∧ c = .blank)
+    (fun op c hI => by
+      obtain ⟨hop, hc⟩ := hI
+      subst hop hc
+      exact hend)
+    (fun op a b c hI ha hb hs => by
+      obtain ⟨hop, hc⟩ := hI
+      subst hop hc
+      exact ⟨hstep a ha b hb hs, rfl⟩)
+    n o xs [] .blank ⟨rfl, rfl⟩ hx digits_nil hn (by show 0 + 1 ≤ n; omega)
+
+/-- **Carry-select comparison at Python's limit** (`max(width) + 2` columns) = the sequential
+scan of `compare_rows` (`max(width) + 3`) = the reference's, for every stepper exact on `V_CMP`. -/
+theorem sel_compare_limit (f : Stepper) (hexact : ∀ v ∈ V_CMP, f v = refStep v)
+    (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
+    selectScan f false cmpStates (max xs.length ys.length + 2) .CMPEQ xs ys .blank =
+      out f (scanP (max xs.length ys.length + 3) .CMPEQ xs ys .blank false) ∧
+    out f (scanP (max xs.length ys.length + 3) .CMPEQ xs ys .blank false) =
+      out refStep (scanP (max xs.length ys.length + 3) .CMPEQ xs ys .blank false) := by
+  obtain ⟨e1, e2⟩ := sel_compare_exact f hexact (max xs.length ys.length + 2) xs ys hx hy
+  have e4 := (sel_compare_exact f hexact (max xs.length ys.length + 3) xs ys hx hy).2
+  have hh := cmp_halts (max xs.length ys.length + 2) xs ys hx hy
+    (by have := Nat.le_max_left xs.length ys.length; omega)
+    (by have := Nat.le_max_right xs.length ys.length; omega)
+  have e5 := scanP_extend1 refStep false (max xs.length ys.length) .CMPEQ xs ys .blank hh
+  refine ⟨?_, e4⟩
+  rw [e1, e2, e4, e5]
+
+/-- **Carry-select zero test at Python's limit** (`width + 2`) = `zero_test`'s sequential scan =
+the reference's, for every stepper exact on `V_ZT`. -/
+theorem sel_zero_limit (f : Stepper) (hexact : ∀ v ∈ V_ZT, f v = refStep v)
+    (xs : List Cell) (hx : Digits xs) :
+    selectScan f false ztStates (xs.length + 2) .ZT xs [] .blank =
+      out f (scanP (xs.length + 3) .ZT xs [] .blank false) ∧
+    out f (scanP (xs.length + 3) .ZT xs [] .blank false) =
+      out refStep (scanP (xs.length + 3) .ZT xs [] .blank false) := by
+  obtain ⟨e1, e2⟩ := sel_zero_exact f hexact (xs.length + 2) xs hx
+  have e4 := (sel_zero_exact f hexact (xs.length + 3) xs hx).2
+  have hh := one_op_halts .ZT zt_end zt_step (xs.length + 2) xs hx (by omega)
+  have e5 := scanP_extend1 refStep false xs.length .ZT xs [] .blank hh
+  refine ⟨?_, e4⟩
+  rw [e1, e2, e4, e5]
+
+/-- **Carry-select increment at Python's limit** (`width + 2`) = `increment`'s sequential scan =
+the reference's, for every stepper exact on `V_INC`. -/
+theorem sel_inc_limit (f : Stepper) (hexact : ∀ v ∈ V_INC, f v = refStep v)
+    (xs : List Cell) (hx : Digits xs) :
+    selectScan f false incStates (xs.length + 2) .INC xs [] .blank =
+      out f (scanP (xs.length + 3) .INC xs [] .blank false) ∧
+    out f (scanP (xs.length + 3) .INC xs [] .blank false) =
+      out refStep (scanP (xs.length + 3) .INC xs [] .blank false) := by
+  obtain ⟨e1, e2⟩ := sel_inc_exact f hexact (xs.length + 2) xs hx
+  have e4 := (sel_inc_exact f hexact (xs.length + 3) xs hx).2
+  have hh := one_op_halts .INC inc_end inc_step (xs.length + 2) xs hx (by omega)
+  have e5 := scanP_extend1 refStep false xs.length .INC xs [] .blank hh
+  refine ⟨?_, e4⟩
+  rw [e1, e2, e4, e5]
+
 /-! ### The sum tree of a product (`_sum_tree`) -/
 
 /-- One level of the tree: rows `(r₁, s₁), (r₂, s₂)` (row, shift) are added as `r₁ + r₂`
@@ -1223,6 +1358,35 @@ theorem trial_select (f : Stepper) (upd : List Cell → Prog (List Cell)) (n : N
       rw [h'] at h
       exact ih _ _ _ _ h
 
+
+/-- "Candidate `j` has subtracted `j` copies": its row plus `j · B` is `R`, and so on up the
+chain as long as no trial borrowed. -/
+def Copies (R B : Nat) : Nat → List (List Cell × List (View × Step) × Step) → Prop
+  | _, [] => True
+  | j, (r, t, _) :: rest => rowVal r + j * B = R ∧ (lastFlag t .blank = .blank → Copies R B (j + 1) rest)
+
+/-- **The candidates of a quotient digit, for the reference:** with a fixed divisor `b`
+(`_quotient_digit`), candidate `j` of the chain is `r − j·b` as long as no earlier trial
+borrowed (each trial subtracts from the previous difference). -/
+theorem trial_copies (b : List Cell) (hb : Digits b) (R : Nat) (n : Nat) :
+    ∀ (r : List Cell) (q : Cell) (j : Nat), Digits r → rowVal r + j * rowVal b = R →
+      Copies R (rowVal b) j (trialChain refStep (fun y => done y) n r b q) := by
+  induction n with
+  | zero => intro r q j _ _; trivial
+  | succ n ih =>
+    intro r q j hr hR
+    refine ⟨hR, ?_⟩
+    intro hbor
+    have ht : out refStep (rowsP .SUB r b) = subTrace refStep r b := rowsP_out refStep .SUB r b
+    obtain ⟨v, d, _, _⟩ := sub_correct r b hr hb
+    apply ih
+    · rw [ht]; exact d
+    · rw [ht] at hbor ⊢
+      rw [hbor] at v
+      have e0 : Cell.blank.val = 0 := rfl
+      rw [e0, Nat.zero_mul, Nat.add_zero] at v
+      rw [Nat.add_mul, Nat.one_mul]
+      omega
 
 /-! ### Lock-step batches (`together`) -/
 
