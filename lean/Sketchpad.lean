@@ -15,3 +15,5 @@ import Sketchpad.Compare
 import Sketchpad.Signed
 import Sketchpad.Evaluator
 import Sketchpad.Axioms
+-- issue 15 (lean2c): the parallel mode writes the sequential sheet
+import Sketchpad.Parallel

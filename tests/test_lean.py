@@ -476,3 +476,110 @@ def test_procedure_view_sets_count():
     for op in ("SGN+", "SGN-"):
         assert len(by(op) | by(ADD) | cmp | subge) == 837
     assert len(by("SGN*") | by(MUL) | muladd) == 732
+
+
+# ---------------------------------------------------------------- issue 15: the parallel mode
+# Lean: Sketchpad/Parallel.lean (lean/README.md, "Parallel = sequential").
+
+
+def _lean_select_scan(n: int, op: str, xs: list, ys: list, c: str, states, cr: bool = True):
+    """Mirror of Lean's `selectScan refStep cr S n op xs ys c`: the batch (the first column under
+    its real state, every later column under every state of `S`, in `S`'s order) and the followed
+    run (`selFollow`: the probe of the emitted state; stop at a control word or a state outside
+    `S`)."""
+    from sketchpad.symbols import SCAN_OPS
+
+    def hd(r, i):
+        return r[i] if i < len(r) else "_"
+
+    if n == 0:
+        return [], []
+    first = View(op, hd(xs, 0), hd(ys, 0), c)
+    cols = [[View(o, hd(xs, i), hd(ys, i), cc) for o, cc in states] for i in range(1, n)]
+    step = reference_step(first)
+    run = [(first, step)]
+    for col in cols:
+        if step.next not in SCAN_OPS:
+            break
+        state = (step.next, step.flag if cr else "_")
+        match = [v for v in col if (v.op, v.c) == state]
+        if not match:
+            break
+        step = reference_step(match[0])
+        run.append((match[0], step))
+    return [first] + [v for col in cols for v in col], run
+
+
+def _lean_mul_states(d: str) -> list:
+    """Lean's `mulStates d` (`mulCarries.filter (mulOK d)`, in `mulCarries` order)."""
+    return [(MUL, c) for c in [str(k) for k in range(1, 9)] + ["_"] if c == "_" or int(c) < int(d)]
+
+
+def test_lean_select_scan_model_matches_python_carry_select():
+    """Lean's carry-select model (`selectScan`, `selRowsTrace`, `selMulRowTrace`) presents the
+    batch Python's `_scan_select` presents (the states of `FAMILIES` / `MUL_CARRIES`, Python's
+    limit), writes the sheet Python's parallel scan writes, and its followed run is the sequential
+    run (`sel_add_exact`, `sel_sub_exact`, `sel_mul_row_exact`)."""
+    from sketchpad.runtime import FAMILIES, MUL_CARRIES
+
+    gen = _gen()
+    assert FAMILIES[ADD] == ((ADD, "_"), (ADD, "1")) and FAMILIES[SUB] == ((SUB, "_"), (SUB, "1"))
+    for d in "0123456789":
+        assert sorted(_lean_mul_states(d)) == sorted((MUL, c) for c in MUL_CARRIES[d])
+    rnd = random.Random(15)
+    for _ in range(200):
+        xs = [rnd.choice("0123456789") for _ in range(rnd.randint(1, 30))]
+        ys = [rnd.choice("0123456789") for _ in range(rnd.randint(1, 30))]
+        for op in (ADD, SUB):
+            states = [(op, "_"), (op, "1")]  # Lean's `rowStates op`
+            batch, run = _lean_select_scan(max(len(xs), len(ys)) + 2, op, xs, ys, "_", states)
+            trace, out, carry = _python_rows(op, xs, ys, parallel=True)
+            assert [v for v, _ in trace] == batch  # one batch, Python's order
+            assert _sheet_of(run) == (out, carry)
+            assert run == gen.rows_trace(op, xs, ys)  # = the sequential run
+        d = rnd.choice("0123456789")
+        n = len(xs) + 2
+        batch, run = _lean_select_scan(n, MUL, xs, [d] * n, "_", _lean_mul_states(d))
+        sheet = Sheet("t")
+        x = _row(sheet, "x", xs)
+        carry, out = sheet.row("carry"), sheet.row("out")
+        trace = _drive(scan(MUL, x, None, carry, out, fixed=Cell(d, INPUT)), True)
+        assert sorted(v for v, _ in trace) == sorted(batch)  # same batch (Lean orders states by mulCarries)
+        assert _sheet_of(run) == (out.text(), carry.text())
+        assert run == gen.mul_row_trace(xs, d)
+
+
+def test_lean_sum_tree_model_pairs_rows_as_python():
+    """Lean's `treeLevel`/`sumTree` (Parallel.lean) add the partial rows in the pairs, at the
+    shifts and in the order Python's `_sum_tree` does."""
+    from sketchpad import procedures as P
+    from sketchpad import solve
+
+    def lean_pairs(m: int) -> list:
+        items, calls = list(range(m)), []
+        while len(items) > 1:
+            nxt = []
+            for k in range(0, len(items) - 1, 2):
+                calls.append((items[k], items[k + 1] - items[k]))  # (shift s1, s2 - s1)
+                nxt.append(items[k])
+            if len(items) % 2:
+                nxt.append(items[-1])
+            items = nxt
+        return calls
+
+    original = P.add_rows
+    calls: list = []
+
+    def recording(sheet, x, y, name="sum", start=0, offset=0):
+        calls.append((offset, start))
+        return original(sheet, x, y, name, start, offset)
+
+    for m in (1, 2, 3, 5, 8, 13):
+        calls.clear()
+        P.add_rows = recording
+        try:
+            b = int("7" * m)
+            assert solve(f"98765 * {b}", "reference", parallel=True).value == 98765 * b
+        finally:
+            P.add_rows = original
+        assert calls == lean_pairs(m), m

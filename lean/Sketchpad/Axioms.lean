@@ -41,6 +41,8 @@ import all Sketchpad.TableProc
 import all Sketchpad.Compare
 import all Sketchpad.Signed
 import all Sketchpad.Evaluator
+-- issue 15 (lean2c): the parallel mode writes the sequential sheet
+import all Sketchpad.Parallel
 
 namespace Sketchpad.AxiomReport
 
@@ -137,3 +139,30 @@ open Sketchpad.AxiomReport in
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]
+
+-- issue 15 (lean2c): the parallel mode (Parallel.lean)
+open Sketchpad.AxiomReport in
+#eval report [
+  ``Sketchpad.select_scan_eq,
+  ``Sketchpad.select_scan_halted,
+  ``Sketchpad.select_scan_exact,
+  ``Sketchpad.select_rows_eq,
+  ``Sketchpad.sel_add_exact,
+  ``Sketchpad.sel_sub_exact,
+  ``Sketchpad.sel_mul_row_exact,
+  ``Sketchpad.sel_compare_exact,
+  ``Sketchpad.sel_zero_exact,
+  ``Sketchpad.sel_inc_exact,
+  ``Sketchpad.sel_compare_limit,
+  ``Sketchpad.sel_zero_limit,
+  ``Sketchpad.sel_inc_limit,
+  ``Sketchpad.par_mul_exact,
+  ``Sketchpad.speculate_eq,
+  ``Sketchpad.speculate_no_fallback,
+  ``Sketchpad.parallel_eq,
+  ``Sketchpad.parallel_exact,
+  ``Sketchpad.par_signed_add_exact,
+  ``Sketchpad.trial_speculate_eq,
+  ``Sketchpad.trial_select,
+  ``Sketchpad.trial_copies,
+  ``Sketchpad.together_eq]
