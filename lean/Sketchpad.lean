@@ -14,4 +14,8 @@ import Sketchpad.TableProc
 import Sketchpad.Compare
 import Sketchpad.Signed
 import Sketchpad.Evaluator
+-- issue 11 (lean2b): long division, signed floor division, gcd
+import Sketchpad.TableDiv
+import Sketchpad.Divide
+import Sketchpad.Gcd
 import Sketchpad.Axioms
