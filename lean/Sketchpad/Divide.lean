@@ -823,4 +823,126 @@ theorem divmod_ref (a b : SNum) (ha : a.WF) (hb : b.WF) (htop : topNZ b.2 = true
       · subst e; exact Or.inr (Or.inr (Or.inr (Or.inr hsgnv)))
       · cases e
 
+/-! ### Signed floor division: witnesses, reduction, the exact procedures `//` and `%` -/
+
+theorem V_SUB_op : ∀ v ∈ V_SUB, v.op = .SUB := by decide +kernel
+
+/-- The one `SUB` view of V a long division never presents: presented by `|b| − r` after `ADJ`. -/
+theorem sub_nine (v : View) (hv : v ∈ V_SUB) (h : ¬ subDiv v) : v = ⟨.SUB, .d9, .blank, .blank⟩ := by
+  have ho := V_SUB_op v hv
+  have h' : v.a = .d9 ∧ v.b = .blank ∧ v.c = .blank := Classical.byContradiction h
+  cases v with
+  | mk op a b c =>
+    have e0 : op = .SUB := ho
+    have e1 : a = .d9 := h'.1
+    have e2 : b = .blank := h'.2.1
+    have e3 : c = .blank := h'.2.2
+    subst e0 e1 e2 e3
+    rfl
+
+theorem W_SDIV_fst : W_SDIV.map Prod.fst = [⟨.SUB, .d9, .blank, .blank⟩] ++ V_ZT ++ V_INC ++ V_SGNDIV := by
+  decide +kernel
+
+theorem W_SDIV_ok : ∀ w ∈ W_SDIV, (SNum.wfb w.2.1 = true ∧ SNum.wfb w.2.2 = true ∧ topNZ w.2.2.2 = true) ∧
+    w.1 ∈ Prog.views refStep (divmodP w.2.1 w.2.2) := by decide +kernel
+
+/-- The views of a long division are presented by the signed division of the same rows. -/
+theorem div_views_divmod (xs ys : List Cell) (v : View) (hv : v ∈ Prog.views refStep (divP xs ys)) :
+    v ∈ Prog.views refStep (divmodP (.plus, xs) (.plus, ys)) := by
+  unfold Prog.views at hv ⊢
+  rw [(divmodP_eq refStep (.plus, xs) (.plus, ys)).2, List.map_append, List.map_append]
+  exact List.mem_append_right _ (List.mem_append_left _ hv)
+
+theorem divmod_wit : ∀ v, VSDIV v → ∃ i : SNum × SNum, (i.1.WF ∧ i.2.WF ∧ topNZ i.2.2 = true) ∧
+    v ∈ Prog.views refStep (divmodP i.1 i.2) := by
+  intro v hv
+  have hW : ∀ v, v ∈ [⟨.SUB, .d9, .blank, .blank⟩] ++ V_ZT ++ V_INC ++ V_SGNDIV →
+      ∃ i : SNum × SNum, (i.1.WF ∧ i.2.WF ∧ topNZ i.2.2 = true) ∧ v ∈ Prog.views refStep (divmodP i.1 i.2) := by
+    intro v hv
+    rw [← W_SDIV_fst] at hv
+    obtain ⟨w, hw, rfl⟩ := List.mem_map.mp hv
+    obtain ⟨⟨h1, h2, h3⟩, h4⟩ := W_SDIV_ok w hw
+    exact ⟨w.2, ⟨SNum.wf_of_wfb _ h1, SNum.wf_of_wfb _ h2, h3⟩, h4⟩
+  have hD : ∀ v, v ∈ V_DIV → ∃ i : SNum × SNum, (i.1.WF ∧ i.2.WF ∧ topNZ i.2.2 = true) ∧
+      v ∈ Prog.views refStep (divmodP i.1 i.2) := by
+    intro v hv
+    rw [← W_DIV_fst] at hv
+    obtain ⟨w, hw, rfl⟩ := List.mem_map.mp hv
+    obtain ⟨⟨h1, h2, h3⟩, h4⟩ := W_DIV_ok w hw
+    exact ⟨((.plus, w.2.1), (.plus, w.2.2)), ⟨⟨Or.inl rfl, h1⟩, ⟨Or.inl rfl, h2⟩, h3⟩,
+      div_views_divmod _ _ _ h4⟩
+  rcases hv with h | h | h | h | h
+  · by_cases hs : subDiv v
+    · exact hD v (List.mem_append_left _ (List.mem_filter.mpr ⟨h, decide_eq_true hs⟩))
+    · rw [sub_nine v h hs]
+      exact hW _ (by simp)
+  · exact hD v (List.mem_append_right _ h)
+  · exact hW v (by simp [h])
+  · exact hW v (by simp [h])
+  · exact hW v (by simp [h])
+
+/-- **Reduction (signed floor division).** A stepper runs every signed floor division (`//` and
+`%` together, `signed_divmod`) of signed numbers of every length exactly as the reference iff it
+agrees with the reference on the 291 views of `VSDIV` (242 `SUB`, 19 `DQ`, 11 `ZT`, 11 `INC`,
+8 `SGN/`). -/
+theorem reduction_divmod (f : Stepper) :
+    (∀ v, VSDIV v → f v = refStep v) ↔
+      ∀ a b : SNum, a.WF → b.WF → topNZ b.2 = true → steps f (divmodP a b) = steps refStep (divmodP a b) := by
+  have h := reduction_of (fun i : SNum × SNum => divmodP i.1 i.2)
+    (fun i => i.1.WF ∧ i.2.WF ∧ topNZ i.2.2 = true) VSDIV
+    (fun i hi => (divmod_ref i.1 i.2 hi.1 hi.2.1 hi.2.2).2) divmod_wit f
+  constructor
+  · intro hf a b ha hb ht; exact h.mp hf (a, b) ⟨ha, hb, ht⟩
+  · intro hr; exact h.mpr (fun i hi => hr i.1 i.2 hi.1 hi.2.1 hi.2.2)
+
+/-- **Correctness (signed floor division).** The reference writes `Int.fdiv a b` and
+`Int.fmod a b` (Python's `a // b`, `a % b`) for signed numbers of any lengths. -/
+theorem divmod_correct (a b : SNum) (ha : a.WF) (hb : b.WF) (htop : topNZ b.2 = true) :
+    (out refStep (divmodP a b)).1.val = Int.fdiv a.val b.val ∧
+    (out refStep (divmodP a b)).2.val = Int.fmod a.val b.val :=
+  ⟨(divmod_ref a b ha hb htop).1.2.2.1, (divmod_ref a b ha hb htop).1.2.2.2⟩
+
+/-- One of the two results of a signed floor division (`solve.ev`: `q if op == "//" else r`). -/
+def pickP (a b : SNum) (k : SNum × SNum → SNum) : Prog SNum := (divmodP a b).bind fun p => done (k p)
+
+theorem pickP_eq (f : Stepper) (a b : SNum) (k : SNum × SNum → SNum) :
+    out f (pickP a b k) = k (out f (divmodP a b)) ∧ log f (pickP a b k) = log f (divmodP a b) :=
+  ⟨out_bind f _ _, by unfold pickP; rw [log_bind]; exact List.append_nil _⟩
+
+/-- Floor division `//` as an exact procedure. -/
+def quotProc : ExactProc2 where
+  prog := fun a b => pickP a b Prod.fst
+  dom := fun _ b => topNZ b.2 = true
+  views := VSDIV
+  sem := fun x y => Int.fdiv x y
+  closed := fun a b ha hb h => by
+    rw [(pickP_eq refStep a b Prod.fst).2]; exact (divmod_ref a b ha hb h).2
+  wit := fun v hv => by
+    obtain ⟨i, ⟨h1, h2, h3⟩, h4⟩ := divmod_wit v hv
+    refine ⟨i.1, i.2, h1, h2, h3, ?_⟩
+    unfold Prog.views at h4 ⊢
+    rw [(pickP_eq refStep i.1 i.2 Prod.fst).2]; exact h4
+  wf := fun a b ha hb h => by
+    rw [(pickP_eq refStep a b Prod.fst).1]; exact (divmod_ref a b ha hb h).1.1
+  correct := fun a b ha hb h => by
+    rw [(pickP_eq refStep a b Prod.fst).1]; exact (divmod_ref a b ha hb h).1.2.2.1
+
+/-- The remainder `%` as an exact procedure. -/
+def remProc : ExactProc2 where
+  prog := fun a b => pickP a b Prod.snd
+  dom := fun _ b => topNZ b.2 = true
+  views := VSDIV
+  sem := fun x y => Int.fmod x y
+  closed := fun a b ha hb h => by
+    rw [(pickP_eq refStep a b Prod.snd).2]; exact (divmod_ref a b ha hb h).2
+  wit := fun v hv => by
+    obtain ⟨i, ⟨h1, h2, h3⟩, h4⟩ := divmod_wit v hv
+    refine ⟨i.1, i.2, h1, h2, h3, ?_⟩
+    unfold Prog.views at h4 ⊢
+    rw [(pickP_eq refStep i.1 i.2 Prod.snd).2]; exact h4
+  wf := fun a b ha hb h => by
+    rw [(pickP_eq refStep a b Prod.snd).1]; exact (divmod_ref a b ha hb h).1.2.1
+  correct := fun a b ha hb h => by
+    rw [(pickP_eq refStep a b Prod.snd).1]; exact (divmod_ref a b ha hb h).1.2.2.2
+
 end Sketchpad

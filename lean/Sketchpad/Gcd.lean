@@ -357,4 +357,17 @@ theorem reduction_gcd (f : Stepper) :
   · intro hf a b ha hb hok; exact h.mp hf (a, b) ⟨ha, hb, hok⟩
   · intro hr; exact h.mpr (fun i hi => hr i.1 i.2 hi.1 hi.2.1 hi.2.2)
 
+/-- The gcd as an exact procedure (`gcd(a, b)`). -/
+def gcdProc : ExactProc2 where
+  prog := gcdP
+  dom := fun _ b => DivOK b.2
+  views := VGCD
+  sem := intGcd
+  closed := fun a b ha hb h => (signed_gcd_correct a b ha hb h).2.2
+  wit := fun v hv => by
+    obtain ⟨i, ⟨h1, h2, h3⟩, h4⟩ := gcd_wit v hv
+    exact ⟨i.1, i.2, h1, h2, h3, h4⟩
+  wf := fun a b ha hb h => (signed_gcd_correct a b ha hb h).1
+  correct := fun a b ha hb h => (signed_gcd_correct a b ha hb h).2.1
+
 end Sketchpad
