@@ -18,4 +18,5 @@ import Sketchpad.Evaluator
 import Sketchpad.TableDiv
 import Sketchpad.Divide
 import Sketchpad.Gcd
+import Sketchpad.EvalDiv
 import Sketchpad.Axioms
