@@ -19,4 +19,6 @@ import Sketchpad.TableDiv
 import Sketchpad.Divide
 import Sketchpad.Gcd
 import Sketchpad.EvalDiv
+import Sketchpad.TableSqrt
+import Sketchpad.Sqrt
 import Sketchpad.Axioms
