@@ -21,4 +21,5 @@ import Sketchpad.Gcd
 import Sketchpad.EvalDiv
 import Sketchpad.TableSqrt
 import Sketchpad.Sqrt
+import Sketchpad.EvalAll
 import Sketchpad.Axioms

@@ -46,6 +46,9 @@ import all Sketchpad.TableDiv
 import all Sketchpad.Divide
 import all Sketchpad.Gcd
 import all Sketchpad.EvalDiv
+import all Sketchpad.TableSqrt
+import all Sketchpad.Sqrt
+import all Sketchpad.EvalAll
 
 namespace Sketchpad.AxiomReport
 
@@ -149,6 +152,12 @@ open Sketchpad.AxiomReport in
   -- issue 11 (lean2b): the evaluator with //, %, gcd (EvalDiv.lean)
   ``Sketchpad.evaluator_div_exact,
   ``Sketchpad.evaluator_div_of_V,
+  -- issue 11 (lean2b): square root (Sqrt.lean), the evaluator with every operation (EvalAll.lean)
+  ``Sketchpad.sqrt_correct,
+  ``Sketchpad.isqrt_correct,
+  ``Sketchpad.reduction_isqrt,
+  ``Sketchpad.evaluator_all_exact,
+  ``Sketchpad.evaluator_all_of_V,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]
