@@ -928,3 +928,33 @@ def generate_sqrt() -> str:
 
 
 GENERATED.append((SQRT_OUT, generate_sqrt))  # issue 11 (lean2b)
+
+
+def drv_eval_all(step, node):
+    """`evalP procs1x procs2x` (EvalAll.lean): every operation of `sketchpad.expr.parse`'s tree."""
+    kind = node[0]
+    if kind == "num":
+        return drv_eval(step, node)
+    if kind == "neg":
+        x, lx = drv_eval_all(step, node[1])
+        r, lr = drv_negate(step, x)
+        return r, lx + lr
+    if kind == "bin":
+        x, lx = drv_eval_all(step, node[2])
+        y, ly = drv_eval_all(step, node[3])
+        op = node[1]
+        if op == "*":
+            r, lr = drv_signed_mul(step, x, y)
+        elif op in "+-":
+            r, lr = drv_signed_add(step, "SGN+" if op == "+" else "SGN-", x, y)
+        else:
+            (q, rm), lr = drv_signed_divmod(step, x, y)
+            r = q if op == "//" else rm
+        return r, lx + ly + lr
+    args = [drv_eval_all(step, a) for a in node[2]]
+    logs = [lg for _, lg in args]
+    if node[1] == "sqrt":
+        r, lr = drv_signed_isqrt(step, args[0][0])
+    else:
+        r, lr = drv_signed_gcd(step, args[0][0], args[1][0])
+    return r, [p for lg in logs for p in lg] + lr
