@@ -14,6 +14,14 @@ import Sketchpad.TableProc
 import Sketchpad.Compare
 import Sketchpad.Signed
 import Sketchpad.Evaluator
+-- issue 11 (lean2b): long division, signed floor division, gcd
+import Sketchpad.TableDiv
+import Sketchpad.Divide
+import Sketchpad.Gcd
+import Sketchpad.EvalDiv
+import Sketchpad.TableSqrt
+import Sketchpad.Sqrt
+import Sketchpad.EvalAll
 import Sketchpad.Axioms
 -- issue 15 (lean2c): the parallel mode writes the sequential sheet
 import Sketchpad.Parallel

@@ -620,3 +620,341 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
+
+
+# ------------------------------------------------------------------ issue 11 (lean2b): division,
+# square root, gcd.  Mirrors of Sketchpad/Divide.lean, Sqrt.lean and Gcd.lean (driver programs
+# over an arbitrary stepper `step`), returning (result, log) as the drv_* functions above.
+
+
+def _last_flag(trace: list, c: str = BLANK) -> str:
+    """`lastFlag`: the flag of the scan's last step (a subtraction's final borrow)."""
+    return trace[-1][1].flag if trace else c
+
+
+def drv_qdigit(step, fuel: int, r: list, b: list, cnt: str = BLANK):
+    """`qdigP fuel r b cnt` (_quotient_digit): subtract b until a subtraction borrows, counting
+    with DQ steps; the result is (the digit cell, the last row that fitted)."""
+    log = []
+    for _ in range(fuel):
+        _, t = drv_rows(step, "SUB", r, b)
+        v = View("DQ", _last_flag(t), cnt, BLANK)
+        s = step(v)
+        log += t + [(v, s)]
+        if s.next == "HALT":
+            return (s.sym, r), log
+        r, cnt = drv_row_of(t), s.sym
+    return (cnt, r), log
+
+
+def drv_divide(step, a: list, b: list):
+    """`divP a b` (divide_rows, sequential): ((quotient cells, remainder cells), log)."""
+    la, lb = len(a), len(b)
+    if la < lb:
+        (d, r), log = drv_qdigit(step, 10, a, b)
+        return ([d], r[: max(lb, 1)]), log
+    rem, q, log = a[la - lb + 1 :], [], []
+    for k in range(la - lb, -1, -1):
+        (d, r), lg = drv_qdigit(step, 10, [a[k]] + rem[:lb], b)
+        q, rem = [d] + q, r
+        log += lg
+    return (q, rem[: max(lb, 1)]), log
+
+
+def drv_signed_divmod(step, a: tuple, b: tuple):
+    """`divmodP a b` (signed_divmod): ((quotient, remainder), log); floor division."""
+    (sa, xs), (sb, ys) = a, b
+    _, log = drv_zero_test(step, ys)
+    (q, rem), lg = drv_divide(step, xs, ys)
+    log += lg
+    r = drv_canon(rem)
+    rz, lg = drv_zero_test(step, r)
+    log += lg
+    v = View("SGN/", sa, sb, rz)
+    s = step(v)
+    log.append((v, s))
+    if s.next == "ADJ":
+        q, lg = drv_increment(step, q)
+        log += lg
+        _, t = drv_rows(step, "SUB", ys, r)
+        log += t
+        r = drv_row_of(t)
+    return ((s.sym, drv_canon(q)), (s.flag, drv_canon(r))), log
+
+
+def drv_rdigit(step, fuel: int, r: list, odd: list, cnt: str = BLANK):
+    """`rdigP fuel r odd cnt` (_root_digit): subtract 20p+1, 20p+3, ... until a subtraction
+    borrows, counting with DQ steps."""
+    log = []
+    for _ in range(fuel):
+        _, t = drv_rows(step, "SUB", r, odd)
+        v = View("DQ", _last_flag(t), cnt, BLANK)
+        s = step(v)
+        log += t + [(v, s)]
+        if s.next == "HALT":
+            return (s.sym, r), log
+        r, cnt = drv_row_of(t), s.sym
+        odd, lg = drv_increment(step, odd, "ADD2")
+        log += lg
+    return (cnt, r), log
+
+
+def drv_sqrt(step, a: list):
+    """`sqrtP a` (sqrt_rows, sequential): (root cells, log)."""
+    root, rem, log = [], [], []
+    for p in range((len(a) + 1) // 2 - 1, -1, -1):
+        r = a[2 * p : 2 * p + 2] + rem
+        _, t = drv_rows(step, "ADD", root, root)
+        v = View("ODD", BLANK, BLANK, BLANK)
+        s = step(v)
+        log += t + [(v, s)]
+        (d, r), lg = drv_rdigit(step, 10, r, [s.sym] + drv_row_of(t))
+        log += lg
+        root = [d] + root
+        rem = r[: len(root) + 1]
+    return root, log
+
+
+def drv_signed_isqrt(step, a: tuple):
+    """`isqrtP a` (signed_isqrt)."""
+    v = View("ABS", a[0], BLANK, BLANK)
+    s = step(v)
+    root, log = drv_sqrt(step, a[1])
+    return (s.sym, drv_canon(root)), [(v, s)] + log
+
+
+def drv_gcd_loop(step, fuel: int, xs: list, ys: list):
+    """`gcdLoopP fuel xs ys` (the loop of signed_gcd)."""
+    log = []
+    for _ in range(fuel):
+        zf, lg = drv_zero_test(step, ys)
+        log += lg
+        if zf == "Z":
+            return xs, log
+        (_, rem), lg = drv_divide(step, xs, ys)
+        log += lg
+        xs, ys = ys, drv_canon(rem)
+    return xs, log
+
+
+def drv_signed_gcd(step, a: tuple, b: tuple):
+    """`gcdP a b` (signed_gcd): an ABS view of a's sign, then Euclid's loop."""
+    v = View("ABS", a[0], BLANK, BLANK)
+    s = step(v)
+    g, log = drv_gcd_loop(step, 5 * (len(a[1]) + len(b[1])) + 10, a[1], b[1])
+    return (s.sym, drv_canon(g)), [(v, s)] + log
+
+
+def _sub_div(v: View) -> bool:
+    """The SUB views a trial subtraction of a long division presents (`subDiv` in Divide.lean):
+    never a 9 over the divisor's end without a borrow (the row is below 10 times the divisor)."""
+    return not (v.a == "9" and v.b == BLANK and v.c == BLANK)
+
+
+def _top_nz(xs: list) -> bool:
+    """`topNZ`: a non-empty row whose top digit is not 0 (a canonical non-zero divisor)."""
+    return bool(xs) and xs[-1] != "0"
+
+
+def _sized(max_len: int):
+    """Digit rows by length, then lexicographically: [], then 1 digit, 2 digits, ..."""
+    return _upto(max_len)
+
+
+def div_witnesses() -> dict:
+    """name -> (wanted views in Lean's order, {view: input}) for Divide.lean and Gcd.lean."""
+    out = {}
+    divs = [ys for ys in _sized(3) if _top_nz(ys)]
+    div_views = [v for v in _views_of("SUB") if _sub_div(v)] + _views_of("DQ")
+
+    def pairs():
+        for n in range(1, 5):
+            for ys in divs:
+                for xs in _sized(n):
+                    if len(xs) == n or n == 1:
+                        yield xs, ys
+
+    out["DIV"] = (div_views, _first_witnesses(div_views, pairs(), _logs(drv_divide)))
+    signs = ("+", "-")
+    snums = [(s, xs) for xs in _sized(2) for s in signs]
+    sdivs = [(s, ys) for ys in divs for s in signs]
+    sdiv_views = _views_of("ZT") + _views_of("SGN/") + _views_of("INC") + [View("SUB", "9", BLANK, BLANK)]
+    sdiv_views.sort(key=view_key)
+    out["SDIV"] = (
+        sdiv_views,
+        _first_witnesses(
+            sdiv_views, ((a, b) for b in sdivs for a in snums), lambda a, b: drv_signed_divmod(reference_step, a, b)[1]
+        ),
+    )
+    gcd_views = _views_of("ABS") + _views_of("ZT")
+    zero_or = [(s, ys) for ys in _sized(2) if not ys or _top_nz(ys) or ys == ["0"] for s in signs]
+    out["GCD"] = (
+        gcd_views,
+        _first_witnesses(
+            gcd_views, ((a, b) for b in zero_or for a in snums), lambda a, b: drv_signed_gcd(reference_step, a, b)[1]
+        ),
+    )
+    return out
+
+
+DIV_OUT = Path(__file__).resolve().parent / "Sketchpad" / "TableDiv.lean"
+
+
+def generate_div() -> str:
+    """The text of Sketchpad/TableDiv.lean: witnesses of the views of division and gcd."""
+    W = div_witnesses()
+    L = [
+        "-- GENERATED by lean/gen_table.py (issue 11, lean2b: `generate_div`) from sketchpad/reference.py",
+        "-- and the view set.  Do not edit: run `python lean/gen_table.py`.",
+        "-- tests/test_lean.py checks that this file equals a fresh generation.",
+        "module",
+        "",
+        "public import Sketchpad.Basic",
+        "",
+        "@[expose] public noncomputable section",
+        "",
+        "namespace Sketchpad",
+        "",
+    ]
+
+    def emit(name: str, doc: str, typ: str, fmt) -> None:
+        wanted, wit = W[name]
+        L.append(f"/-- {doc} -/")
+        L.append(f"def W_{name} : List (View × {typ}) := [")
+        L.append(",\n".join(f"  ({view_lean(v)}, {fmt(wit[v])})" for v in wanted))
+        L.append("]")
+        L.append("")
+
+    two = lambda i: f"{_cells(i[0])}, {_cells(i[1])}"  # noqa: E731
+    pair = lambda i: f"{_snum_lean(i[0])}, {_snum_lean(i[1])}"  # noqa: E731
+    emit(
+        "DIV",
+        "For every view of `V_DIV` (the `SUB` views of `subDiv`, then `V_DQ`), a digit row and a divisor "
+        "(top digit not 0) whose long division `divP` presents it.",
+        "List Cell × List Cell",
+        two,
+    )
+    emit(
+        "SDIV",
+        "For every `ZT`, `SGN/` and `INC` view and the `SUB` view `(9, _, _)`, two signed numbers whose "
+        "`divmodP` run presents it.",
+        "SNumL × SNumL",
+        pair,
+    )
+    emit(
+        "GCD",
+        "For every `ABS` and `ZT` view, two signed numbers whose `gcdP` run presents it.",
+        "SNumL × SNumL",
+        pair,
+    )
+    L.append("end Sketchpad")
+    L.append("")
+    return "\n".join(L).replace("SNumL", "(Cell × List Cell)")
+
+
+GENERATED.append((DIV_OUT, generate_div))  # issue 11 (lean2b)
+
+
+def _sub_sq(v: View) -> bool:
+    """The SUB views a square root's trial subtraction presents (`subSq` in Sqrt.lean): the row
+    is never shorter than the odd number subtracted from it."""
+    return v.a != BLANK or v.b == BLANK
+
+
+def _add_sq(v: View) -> bool:
+    """The ADD views of `2p = p + p` (`addSq` in Sqrt.lean): both cells are p's."""
+    return v.a == v.b
+
+
+def _inc_sq(v: View) -> bool:
+    """The INC views after `ADD2` of the odd numbers 20p+9 (`incSq`): an even digit or blank."""
+    return v.a in ("0", "2", "4", "6", "8", BLANK)
+
+
+def sqrt_views() -> list:
+    """The views of `isqrtP` (Sqrt.lean's `V_SQRT`), in Lean's order."""
+    return (
+        [v for v in _views_of("ADD") if _add_sq(v)]
+        + [v for v in _views_of("SUB") if _sub_sq(v)]
+        + [v for v in _views_of("INC") if _inc_sq(v)]
+        + _views_of("ADD2")
+        + _views_of("DQ")
+        + _views_of("ODD")
+        + _views_of("ABS")
+    )
+
+
+def sqrt_witnesses() -> dict:
+    wanted = sqrt_views()
+
+    def inputs():
+        for n in range(0, 9):
+            for xs in itertools.product("0123456789", repeat=n):
+                for s in ("+", "-"):
+                    if s == "-" and xs != ("0",):
+                        continue
+                    yield ((s, list(xs)),)
+
+    return {"SQRT": (wanted, _first_witnesses(wanted, inputs(), lambda a: drv_signed_isqrt(reference_step, a)[1]))}
+
+
+SQRT_OUT = Path(__file__).resolve().parent / "Sketchpad" / "TableSqrt.lean"
+
+
+def generate_sqrt() -> str:
+    """The text of Sketchpad/TableSqrt.lean: witnesses of the square root's views."""
+    wanted, wit = sqrt_witnesses()["SQRT"]
+    L = [
+        "-- GENERATED by lean/gen_table.py (issue 11, lean2b: `generate_sqrt`) from sketchpad/reference.py",
+        "-- and the view set.  Do not edit: run `python lean/gen_table.py`.",
+        "-- tests/test_lean.py checks that this file equals a fresh generation.",
+        "module",
+        "",
+        "public import Sketchpad.Basic",
+        "",
+        "@[expose] public noncomputable section",
+        "",
+        "namespace Sketchpad",
+        "",
+        "/-- For every view of `V_SQRT`, a signed number (`+`, or `-0`) whose `isqrtP` run presents it. -/",
+        "def W_SQRT : List (View × (Cell × List Cell)) := [",
+        ",\n".join(f"  ({view_lean(v)}, {_snum_lean(wit[v][0])})" for v in wanted),
+        "]",
+        "",
+        "end Sketchpad",
+        "",
+    ]
+    return "\n".join(L)
+
+
+GENERATED.append((SQRT_OUT, generate_sqrt))  # issue 11 (lean2b)
+
+
+def drv_eval_all(step, node):
+    """`evalP procs1x procs2x` (EvalAll.lean): every operation of `sketchpad.expr.parse`'s tree."""
+    kind = node[0]
+    if kind == "num":
+        return drv_eval(step, node)
+    if kind == "neg":
+        x, lx = drv_eval_all(step, node[1])
+        r, lr = drv_negate(step, x)
+        return r, lx + lr
+    if kind == "bin":
+        x, lx = drv_eval_all(step, node[2])
+        y, ly = drv_eval_all(step, node[3])
+        op = node[1]
+        if op == "*":
+            r, lr = drv_signed_mul(step, x, y)
+        elif op in "+-":
+            r, lr = drv_signed_add(step, "SGN+" if op == "+" else "SGN-", x, y)
+        else:
+            (q, rm), lr = drv_signed_divmod(step, x, y)
+            r = q if op == "//" else rm
+        return r, lx + ly + lr
+    args = [drv_eval_all(step, a) for a in node[2]]
+    logs = [lg for _, lg in args]
+    if node[1] == "sqrt":
+        r, lr = drv_signed_isqrt(step, args[0][0])
+    else:
+        r, lr = drv_signed_gcd(step, args[0][0], args[1][0])
+    return r, [p for lg in logs for p in lg] + lr

@@ -43,6 +43,14 @@ import all Sketchpad.Signed
 import all Sketchpad.Evaluator
 -- issue 15 (lean2c): the parallel mode writes the sequential sheet
 import all Sketchpad.Parallel
+-- issue 11 (lean2b): division, gcd, the evaluator with them
+import all Sketchpad.TableDiv
+import all Sketchpad.Divide
+import all Sketchpad.Gcd
+import all Sketchpad.EvalDiv
+import all Sketchpad.TableSqrt
+import all Sketchpad.Sqrt
+import all Sketchpad.EvalAll
 
 namespace Sketchpad.AxiomReport
 
@@ -136,6 +144,22 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.evaluator_correct,
   ``Sketchpad.evaluator_signed_exact,
   ``Sketchpad.evaluator_signed_of_V,
+  -- issue 11 (lean2b): long division, signed floor division (Divide.lean), gcd (Gcd.lean)
+  ``Sketchpad.div_correct,
+  ``Sketchpad.reduction_divide,
+  ``Sketchpad.divmod_correct,
+  ``Sketchpad.reduction_divmod,
+  ``Sketchpad.signed_gcd_correct,
+  ``Sketchpad.reduction_gcd,
+  -- issue 11 (lean2b): the evaluator with //, %, gcd (EvalDiv.lean)
+  ``Sketchpad.evaluator_div_exact,
+  ``Sketchpad.evaluator_div_of_V,
+  -- issue 11 (lean2b): square root (Sqrt.lean), the evaluator with every operation (EvalAll.lean)
+  ``Sketchpad.sqrt_correct,
+  ``Sketchpad.isqrt_correct,
+  ``Sketchpad.reduction_isqrt,
+  ``Sketchpad.evaluator_all_exact,
+  ``Sketchpad.evaluator_all_of_V,
   -- Carry-select addition (issue 7)
   ``Sketchpad.select_add_eq,
   ``Sketchpad.select_add_exact]
