@@ -57,14 +57,16 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
         g = g.shift(-g.low)
     if g.degree < 1:
         return Factorization(content, factors, True)
-    for a, m in yun(g):
-        factors += [(h, m) for h in _split(a, method)]
+    parts, primes = yun(g)
+    for a, m in parts:
+        factors += [(h, m) for h in _split(a, method, primes)]
     factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))  # a stable display order
     return Factorization(content, factors, True)
 
 
-def _split(f: Poly, method: str) -> list:
-    """The irreducible factors of a square-free primitive f with f(0) != 0."""
+def _split(f: Poly, method: str, primes: list[int]) -> list:
+    """The irreducible factors of a square-free primitive f with f(0) != 0 (`primes`: primes
+    modulo which f is known to be square-free; they stay so for the factors of f)."""
     roots = rational_roots(f, method=method, squarefree=True)
     out = []
     rest = f
@@ -76,7 +78,7 @@ def _split(f: Poly, method: str) -> list:
             raise ArithmeticError(f"internal error: the root {r} gives no factor of {rest}")
         rest = q
     if rest.degree >= 4:
-        out += factor_squarefree(rest)
+        out += factor_squarefree(rest, primes)
     elif rest.degree >= 1:
         out.append(rest)  # degree 2 or 3 without a rational root: irreducible
     return out

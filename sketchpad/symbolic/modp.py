@@ -40,7 +40,8 @@ def sub_many(pairs: list, m: Z) -> list:
 
 
 def mul_many(pairs: list, m: Z) -> list:
-    """[(a * b) mod m] for every pair: one product batch, the sum trees, one reduction batch."""
+    """[(a * b) mod m] for every pair: one product batch, the sum trees, one reduction batch
+    (m None: the products unreduced)."""
     keys, flat = [], []
     for i, (a, b) in enumerate(pairs):
         for e, x in a.terms.items():
@@ -54,7 +55,8 @@ def mul_many(pairs: list, m: Z) -> list:
     out = [{} for _ in pairs]
     for (i, k), v in summed.items():
         out[i][k] = v
-    return reduce_many([a._new(t) for (a, _), t in zip(pairs, out)], m)
+    prods = [a._new(t) for (a, _), t in zip(pairs, out)]
+    return prods if m is None else reduce_many(prods, m)
 
 
 def scale_many(pairs: list, m: Z) -> list:
@@ -156,7 +158,7 @@ def xgcd(a: Poly, b: Poly, P: Z, p: int) -> tuple[Poly, Poly, Poly]:
     s0, t0 = Poly.const(i0, a.var), zero
     s1, t1 = zero, Poly.const(i1, a.var)
     while not r1.is_zero:
-        (q, r), = divmod_many([(r0, r1)], P)
+        ((q, r),) = divmod_many([(r0, r1)], P)
         qs = mul_many([(q, s1), (q, t1)], P)
         s2, t2 = sub_many([(s0, qs[0]), (t0, qs[1])], P)
         if r.is_zero:
@@ -211,7 +213,7 @@ class Modulus:
         return reduce_many([g._new(t) for g, t in zip(polys, out)], self.m)
 
     def mul_many(self, pairs: list) -> list:
-        return self.reduce_many(mul_many(pairs, self.m))
+        return self.reduce_many(mul_many(pairs, None))
 
     def powmod(self, g: Poly, e: int) -> Poly:
         """g^e mod f by square and multiply (e a structural exponent)."""

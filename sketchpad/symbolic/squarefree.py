@@ -8,21 +8,31 @@ division below is exact by Gauss's lemma):
     a_i = gcd(b_i, d_i),  b_(i+1) = b_i / a_i,  c_(i+1) = d_i / a_i,  d_(i+1) = c_(i+1) - b_(i+1)'
 
 until b_i is a constant.  A polynomial that is square-free modulo one of a few small primes is
-square-free over Z: that cheap certificate (roots._squarefree_mod_some_prime, all primes side
-by side) skips the gcds altogether in the common case.
+square-free over Z: that cheap certificate (roots.squarefree_primes, all primes side by side)
+skips the gcds altogether in the common case, and the primes it finds serve Zassenhaus again.
 """
 
 from __future__ import annotations
 
 from .intfactor import PRIMES
 from .poly import Poly
-from .roots import SQUAREFREE_PRIMES, _squarefree_mod_some_prime
+from .roots import SQUAREFREE_PRIMES, squarefree_primes
+
+ODD_PRIMES = [p for p in PRIMES if p > 2][:SQUAREFREE_PRIMES]
 
 
-def yun(f: Poly) -> list[tuple[Poly, int]]:
-    """[(a_i, i)] for the non-constant a_i, each primitive with positive leading coefficient."""
-    if f.degree < 2 or _squarefree_mod_some_prime(f, PRIMES[:SQUAREFREE_PRIMES]):
-        return [(f, 1)] if f.degree >= 1 else []
+def yun(f: Poly) -> tuple[list[tuple[Poly, int]], list[int]]:
+    """([(a_i, i)] for the non-constant a_i, each primitive with positive leading coefficient;
+    the odd primes p not dividing lc(f) modulo which f is square-free, when it is)."""
+    if f.degree < 2:
+        return ([(f, 1)] if f.degree >= 1 else []), []
+    good = squarefree_primes(f, ODD_PRIMES)
+    if good:
+        return [(f, 1)], good
+    return _yun(f), []
+
+
+def _yun(f: Poly) -> list[tuple[Poly, int]]:
     df = f.derivative()
     a0 = f.gcd(df)
     if a0.degree == 0:

@@ -26,27 +26,32 @@ from .cantor_zassenhaus import distinct_degree, factor_mod_p, monic_mod_p
 from .hensel import lift
 from .integer import Z, batch, products, sums
 from .intfactor import PRIMES
-from .modp import gcd_many, mul_many, reduce_many
+from .modp import mul_many
 from .poly import Poly, mods
+from .roots import squarefree_primes
 
 MAX_PRIMES = 3  # primes whose degree patterns are compared
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
-def factor_squarefree(f: Poly) -> list[Poly]:
-    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 2)."""
+def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
+    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 2).
+
+    `primes`: odd primes not dividing lc(f) modulo which f is known to be square-free."""
     n = f.degree
     chosen, allowed, tried = None, None, 0
     ctx = f.ctx
-    Ps = [ctx.const(q, "a small prime for factoring mod p") for q in CANDIDATE_PRIMES]
-    lc_rem = batch([("//", f.lc, P) for P in Ps])
-    for (P, q), (_, r) in zip(zip(Ps, CANDIDATE_PRIMES), lc_rem):
-        if r.is_zero:
+    pool = list(primes or [])
+    rest = [q for q in CANDIDATE_PRIMES if q not in pool]
+    while tried < MAX_PRIMES:
+        if not pool:
+            if not rest:
+                break
+            pool, rest = squarefree_primes(f, rest[:8]), rest[8:]  # side by side, 8 at a time
             continue
+        q = pool.pop(0)
+        P = ctx.const(q, "a small prime for factoring mod p")
         fm = monic_mod_p(f, P, q)
-        (g,) = gcd_many([(fm, reduce_many([f.derivative()], P)[0])], P, q)
-        if g.degree != 0:
-            continue  # not square-free mod p
         ddf = distinct_degree(fm, P, q)
         degrees = [d for d, F in ddf for _ in range(F.degree // d)]
         sums_ = _subset_sums(degrees)
@@ -57,8 +62,6 @@ def factor_squarefree(f: Poly) -> list[Poly]:
         tried += 1
         if not any(0 < d < n for d in allowed):
             return [f]  # irreducible: no degree of a proper factor is possible
-        if tried >= MAX_PRIMES:
-            break
     if chosen is None:
         raise InputError(f"no prime among the first {len(CANDIDATE_PRIMES)} keeps this polynomial square-free mod p")
     _, P, q, fm, ddf = chosen
