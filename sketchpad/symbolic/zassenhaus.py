@@ -31,6 +31,7 @@ from .poly import Poly, mods
 from .roots import squarefree_primes
 
 MAX_PRIMES = 3  # primes whose degree patterns are compared
+FEW_FACTORS = 3  # ... unless one already gives this few modular factors
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
@@ -62,6 +63,8 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
         tried += 1
         if not any(0 < d < n for d in allowed):
             return [f]  # irreducible: no degree of a proper factor is possible
+        if count <= FEW_FACTORS:
+            break  # recombining so few costs less than another prime's factorisation
     if chosen is None:
         raise InputError(f"no prime among the first {len(CANDIDATE_PRIMES)} keeps this polynomial square-free mod p")
     _, P, q, fm, ddf = chosen
