@@ -5,7 +5,8 @@
    matrix-vector product from h_(i-1); the gcds G_i = gcd(h_i - x, f) for i = 1..n/2 run side
    by side; F_d = G_d / prod_(e | d, e < d) F_e is the product of the irreducible factors of
    degree d, and what is left over has one irreducible factor of degree > n/2 (or none);
-2. equal-degree splitting of each F_d: gcd(a^((p^d - 1)/2) - 1, F_d) for pseudo-random a.
+2. equal-degree splitting of each F_d: the linear factors from F_1's roots (F_1 at every
+   residue, side by side), the others by gcd(a^((p^d - 1)/2) - 1, F_d) for pseudo-random a.
 
 The "random" polynomials come from a generator with a fixed seed, so the results and every
 counter are reproducible; their coefficients enter the audit as recorded literals.
@@ -15,9 +16,9 @@ from __future__ import annotations
 
 import random
 
-from .integer import products, sums
+from .integer import batch, products, sums
 from .modp import Modulus, divmod_many, gcd_many, monic_many, reduce_many, residues, sub_many
-from .poly import Poly
+from .poly import Poly, mod_eval_many
 
 SEED = 20261201
 
@@ -76,10 +77,26 @@ def _frobenius(h: Poly, pw: list, P) -> Poly:
     return reduce_many([h._new(dict(zip(groups, sums(list(groups.values())))))], P)[0]
 
 
+def linear_factors(F: Poly, P, p: int) -> list[Poly]:
+    """The factors x - r of F (a product of distinct monic linear factors mod p): F at every
+    residue in one set of batches (poly.mod_eval_many), the roots read off by zero-ness."""
+    ctx = F.ctx
+    res = residues(ctx, p)
+    roots = [r for r, v in zip(res, mod_eval_many([(F, r) for r in res], P)) if v.is_zero]
+    negs = batch([("-", P, r) for r in roots if not r.is_zero])  # -r mod p is p - r
+    one, it = ctx.const(1, "one"), iter(negs)
+    return [Poly(ctx, {1: one} if r.is_zero else {1: one, 0: next(it)}, F.var) for r in roots]
+
+
 def equal_degree(F: Poly, d: int, P, p: int, rng: random.Random) -> list[Poly]:
     """The monic irreducible factors (each of degree d) of F, a product of such factors."""
     if F.degree == d:
         return [F]
+    if d == 1:
+        found = linear_factors(F, P, p)
+        if sum(g.degree for g in found) != F.degree:  # cannot happen for a square-free F
+            raise ArithmeticError(f"internal error: {F} is not a product of distinct linear factors mod {p}")
+        return found
     ctx = F.ctx
     res = residues(ctx, p)
     one = Poly.const(ctx.const(1, "one"), F.var)

@@ -33,14 +33,31 @@ def lift(f: Poly, factors: list, P: Z, p: int, bound: Z) -> tuple[list, Z]:
 
 
 def _tree(F: Poly, factors: list, moduli: list, P: Z, p: int) -> list:
-    if len(factors) == 1:
-        return [F]
-    k = len(factors) // 2
-    g, h = _product(factors[:k], P), _product(factors[k:], P)
-    _, s, t = xgcd(g, h, P, p)
-    for m in moduli[1:]:
-        g, h, s, t = _step(reduce_many([F], m)[0], g, h, s, t, m)
-    return _tree(g, factors[:k], moduli, P, p) + _tree(h, factors[k:], moduli, P, p)
+    """Lift the factor tree level by level: every node of a level split into its two halves
+    and lifted side by side (one set of batches per Hensel step for the whole level)."""
+    nodes = [(F, factors)]
+    while any(len(fs) > 1 for _, fs in nodes):
+        split = [(G, fs) for G, fs in nodes if len(fs) > 1]
+        quads = []
+        for _, fs in split:
+            k = len(fs) // 2
+            g, h = _product(fs[:k], P), _product(fs[k:], P)
+            _, s, t = xgcd(g, h, P, p)
+            quads.append([g, h, s, t])
+        for m in moduli[1:]:
+            Fm = reduce_many([G for G, _ in split], m)
+            quads = _step_many([(Fm_i, *q) for Fm_i, q in zip(Fm, quads)], m)
+        children = iter(quads)
+        nxt = []
+        for G, fs in nodes:
+            if len(fs) == 1:
+                nxt.append((G, fs))
+                continue
+            g, h, _, _ = next(children)
+            k = len(fs) // 2
+            nxt += [(g, fs[:k]), (h, fs[k:])]
+        nodes = nxt
+    return [G for G, _ in nodes]
 
 
 def _product(polys: list, m: Z) -> Poly:
@@ -51,20 +68,32 @@ def _product(polys: list, m: Z) -> Poly:
     return level[0]
 
 
-def _step(F: Poly, g: Poly, h: Poly, s: Poly, t: Poly, m: Z) -> tuple:
-    """One quadratic Hensel step to the modulus m (m divides the square of the old one):
-    F = g*h, s*g + t*h = 1 modulo the old modulus become the same modulo m (g, h monic)."""
-    (gh,) = mul_many([(g, h)], m)
-    (e,) = reduce_many([F - gh], m)
-    se, te = mul_many([(s, e), (t, e)], m)
-    ((q, r),) = divmod_many([(se, h)], m)
-    (qg,) = mul_many([(q, g)], m)
-    g2, h2 = reduce_many([g + te + qg, h + r], m)
-    sg, th = mul_many([(s, g2), (t, h2)], m)
-    one = Poly.const(m.ctx.const(1, "one"), F.var)
-    (b,) = reduce_many([sg + th - one], m)
-    sb, tb = mul_many([(s, b), (t, b)], m)
-    ((c, d),) = divmod_many([(sb, h2)], m)
-    (cg,) = mul_many([(c, g2)], m)
-    s2, t2 = reduce_many([s - d, t - tb - cg], m)
-    return g2, h2, s2, t2
+def _step_many(items: list, m: Z) -> list:
+    """One quadratic Hensel step to the modulus m (m divides the square of the old one) for
+    every (F, g, h, s, t): F = g*h, s*g + t*h = 1 modulo the old modulus become the same
+    modulo m (g, h monic).  All items go through the same batches."""
+    ctx = m.ctx
+    n = len(items)
+    one = [Poly.const(ctx.const(1, "one"), F.var) for F, *_ in items]
+    gh = mul_many([(g, h) for _, g, h, _, _ in items], m)
+    e = reduce_many([F - x for (F, *_), x in zip(items, gh)], m)
+    st = mul_many([(s, ei) for (_, _, _, s, _), ei in zip(items, e)] + [(t, ei) for (*_, t), ei in zip(items, e)], m)
+    se, te = st[:n], st[n:]
+    qr = divmod_many([(x, h) for x, (_, _, h, _, _) in zip(se, items)], m)
+    qg = mul_many([(q, g) for (q, _), (_, g, _, _, _) in zip(qr, items)], m)
+    gh2 = reduce_many(
+        [g + a + b for (_, g, _, _, _), a, b in zip(items, te, qg)]
+        + [h + r for (_, _, h, _, _), (_, r) in zip(items, qr)],
+        m,
+    )
+    g2, h2 = gh2[:n], gh2[n:]
+    sgth = mul_many([(s, x) for (_, _, _, s, _), x in zip(items, g2)] + [(t, x) for (*_, t), x in zip(items, h2)], m)
+    b = reduce_many([x + y - o for x, y, o in zip(sgth[:n], sgth[n:], one)], m)
+    sbtb = mul_many([(s, x) for (_, _, _, s, _), x in zip(items, b)] + [(t, x) for (*_, t), x in zip(items, b)], m)
+    sb, tb = sbtb[:n], sbtb[n:]
+    cd = divmod_many([(x, h) for x, h in zip(sb, h2)], m)
+    cg = mul_many([(c, g) for (c, _), g in zip(cd, g2)], m)
+    st2 = reduce_many(
+        [s - d for (_, _, _, s, _), (_, d) in zip(items, cd)] + [t - x - y for (*_, t), x, y in zip(items, tb, cg)], m
+    )
+    return [[g2[i], h2[i], st2[i], st2[n + i]] for i in range(n)]
