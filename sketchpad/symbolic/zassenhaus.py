@@ -31,7 +31,7 @@ from .poly import Poly, mods
 from .roots import squarefree_primes
 
 MAX_PRIMES = 3  # primes whose degree patterns are compared
-FEW_FACTORS = 3  # ... unless one already gives this few modular factors
+FEW_FACTORS = 4  # ... unless one already gives this few modular factors
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
