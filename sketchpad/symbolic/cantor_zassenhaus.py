@@ -27,17 +27,18 @@ def _x(ctx, var: str) -> Poly:
     return Poly.monomial(ctx.const(1, "one"), 1, var)
 
 
-def distinct_degree(f: Poly, P, p: int) -> list[tuple[int, Poly]]:
-    """[(d, F_d)]: F_d monic, the product of f's irreducible factors of degree d (f monic and
-    square-free mod p, degree >= 1)."""
+def distinct_degree(f: Poly, P, p: int) -> tuple[list[tuple[int, Poly]], list | None]:
+    """([(d, F_d)], frobenius): F_d monic, the product of f's irreducible factors of degree d
+    (f monic and square-free mod p, degree >= 1); frobenius the rows (x^p)^j mod f (None when
+    n < 4: no equal-degree split of degree >= 2 can then be needed)."""
     n, ctx = f.degree, f.ctx
     if n <= 1:
-        return [(n, f)] if n == 1 else []
+        return ([(n, f)] if n == 1 else []), None
     M = Modulus(f, P)
     x = _x(ctx, f.var)
     xp = M.powmod(x, p)
     half = n // 2
-    hs = [xp]
+    hs, pw = [xp], None
     if half > 1:
         # the Frobenius matrix: rows (x^p)^j mod f, j = 0..n-1, by doubling (one batch per level)
         pw = [Poly.const(ctx.const(1, "one"), f.var), xp]
@@ -61,7 +62,7 @@ def distinct_degree(f: Poly, P, p: int) -> list[tuple[int, Poly]]:
             rest = divmod_many([(rest, g)], P)[0][0]
     if rest.degree > 0:
         out.append((rest.degree, rest))
-    return out
+    return out, pw
 
 
 def _frobenius(h: Poly, pw: list, P) -> Poly:
@@ -88,8 +89,11 @@ def linear_factors(F: Poly, P, p: int) -> list[Poly]:
     return [Poly(ctx, {1: one} if r.is_zero else {1: one, 0: next(it)}, F.var) for r in roots]
 
 
-def equal_degree(F: Poly, d: int, P, p: int, rng: random.Random) -> list[Poly]:
-    """The monic irreducible factors (each of degree d) of F, a product of such factors."""
+def equal_degree(F: Poly, d: int, P, p: int, rng: random.Random, pw: list) -> list[Poly]:
+    """The monic irreducible factors (each of degree d) of F, a product of such factors.
+
+    a^((p^d - 1)/2) = (a * a^p * ... * a^(p^(d-1)))^((p - 1)/2) mod F, each a^(p^i) one
+    product with f's Frobenius matrix `pw` (then reduced mod F, a factor of f)."""
     if F.degree == d:
         return [F]
     if d == 1:
@@ -101,24 +105,29 @@ def equal_degree(F: Poly, d: int, P, p: int, rng: random.Random) -> list[Poly]:
     res = residues(ctx, p)
     one = Poly.const(ctx.const(1, "one"), F.var)
     M = Modulus(F, P)
-    e = (p**d - 1) // 2  # a structural exponent
     while True:
         a = Poly(ctx, {k: res[rng.randrange(p)] for k in range(F.degree)}, F.var)
         if a.degree < 1:
             continue
-        b = M.powmod(a, e)
+        conj, t = a, a
+        for _ in range(1, d):
+            conj = divmod_many([(_frobenius(conj, pw, P), F)], P)[0][1]
+            (t,) = M.mul_many([(t, conj)])
+        b = M.powmod(t, (p - 1) // 2)  # a structural exponent
         (g,) = gcd_many([(sub_many([(b, one)], P)[0], F)], P, p)
         if 0 < g.degree < F.degree:
             h = divmod_many([(F, g)], P)[0][0]
-            return equal_degree(g, d, P, p, rng) + equal_degree(h, d, P, p, rng)
+            return equal_degree(g, d, P, p, rng, pw) + equal_degree(h, d, P, p, rng, pw)
 
 
-def factor_mod_p(f: Poly, P, p: int, ddf: list | None = None) -> list[Poly]:
-    """The monic irreducible factors of f mod p (f monic and square-free mod p)."""
+def factor_mod_p(f: Poly, P, p: int, ddf: tuple | None = None) -> list[Poly]:
+    """The monic irreducible factors of f mod p (f monic and square-free mod p); `ddf`:
+    distinct_degree's answer when it is known already."""
     rng = random.Random(SEED + 1009 * p + f.degree)
+    parts, pw = ddf if ddf is not None else distinct_degree(f, P, p)
     out = []
-    for d, F in ddf if ddf is not None else distinct_degree(f, P, p):
-        out += equal_degree(F, d, P, p, rng)
+    for d, F in parts:
+        out += equal_degree(F, d, P, p, rng, pw)
     return out
 
 
