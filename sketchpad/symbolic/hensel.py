@@ -5,31 +5,48 @@ f is first made monic modulo M (times the inverse of its leading coefficient, on
 Euclid on the sheet).  The factors are split into two halves, g = prod(first half) and
 h = prod(second half) mod p with Bezout cofactors s*g + t*h = 1 mod p, and (g, h, s, t) are
 lifted together by the quadratic Hensel step (von zur Gathen and Gerhard, Algorithm 15.10)
-through moduli p^e_1 < p^e_2 < ... < p^K (each at most the square of the one before, the last
-exactly K, so the costliest step is no larger than it must be); then each half is lifted the
+through moduli p^e_1 < p^e_2 < ... < p^K (K the least exponent with p^K > bound, the e_i
+from halving K, so each modulus divides the square of the one before and the costliest step
+is no larger than it must be); then each half is lifted the
 same way against its own factors.  Every operation is a polynomial operation modulo p^e from
 modp.py, so all coefficient operations run as batched procedures.
 """
 
 from __future__ import annotations
 
+import math
+
 from .integer import Z
 from .modp import divmod_many, mul_many, reduce_many, xgcd
 from .modular import inverse
 from .poly import Poly
-from .roots import _precisions
 
 
 def lift(f: Poly, factors: list, P: Z, p: int, bound: Z) -> tuple[list, Z]:
     """(lifted monic factors, M) with f = lc(f) * prod(lifted) mod M and M = p^K > bound."""
-    exps = _precisions(p, bound)
-    moduli = [P] + [P**e for e in exps]  # all powers computed on the sheet
+    K = _exponent(P, p, bound)
+    exps = []
+    e = K
+    while e > 1:  # K, ceil(K/2), ... : each modulus divides the square of the one before
+        exps.append(e)
+        e = (e + 1) // 2
+    moduli = [P] + [P**e for e in reversed(exps)]  # all powers computed on the sheet
     M = moduli[-1]
     inv = inverse(f.lc, M)
     if inv is None:  # cannot happen: p does not divide lc(f)
         raise ArithmeticError(f"internal error: lc(f) = {f.lc} is not invertible mod {M}")
     F = reduce_many([f.scale(inv)], M)[0]
     return _tree(F, factors, moduli, P, p), M
+
+
+def _exponent(P: Z, p: int, bound: Z) -> int:
+    """The least K with p^K > bound: a lower estimate from the bound's length (reading its
+    digits: p^K0 <= 10^(digits-1) <= bound), then powers compared on the sheet."""
+    K = max(1, int((bound.digits - 1) / math.log10(p)))
+    power = P**K
+    while power <= bound:
+        power, K = power * P, K + 1
+    return K
 
 
 def _tree(F: Poly, factors: list, moduli: list, P: Z, p: int) -> list:

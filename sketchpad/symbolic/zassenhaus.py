@@ -6,9 +6,9 @@
    degrees a factor over Z can have ("degree pruning"); when it holds no degree strictly
    between 0 and n, f is irreducible and nothing more is needed.  Of the primes tried, the
    one with the fewest modular factors is used.
-2. The factors mod p (Cantor-Zassenhaus) are lifted to M = p^K > 2 * B (hensel.py), with
-   B = |lc| * 2^n * (isqrt(sum a_i^2) + 1) >= |lc| * 2^n * ||f||_2: by Mignotte's bound every
-   coefficient of lc(f)/lc(g) * g is at most B in size for any factor g of f.
+2. The factors mod p (Cantor-Zassenhaus) are lifted to M = p^K > 2B (hensel.py), with
+   B = C(n-1, floor((n-1)/2)) * (isqrt(sum a_i^2) + 1): every coefficient of the candidate
+   lc(f)/lc(g) * g of any proper factor g is at most B in size (see _bound).
 3. Recombination: subsets S of the lifted factors by increasing size, skipping sizes whose
    degree is impossible and those failing the trailing-coefficient test (the constant term
    of lc * prod_S g_i, as a symmetric residue, must divide lc * f(0)); a candidate
@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 
 from ..errors import InputError
@@ -81,13 +82,21 @@ def _subset_sums(degrees: list[int]) -> set[int]:
 
 
 def _bound(f: Poly) -> Z:
-    """2 * |lc| * 2^n * (isqrt(sum of squares) + 1) + 1, on the sheet."""
+    """2B + 1 with B = C(n-1, floor((n-1)/2)) * (isqrt(sum of squares) + 1), on the sheet.
+
+    For a proper factor g of f (degree d <= n-1) the candidate G = lc(f)/lc(g) * g is
+    lc(f) * prod (x - a) over the roots a of g, so |G_j| <= |lc(f)| * C(d, j) * prod max(1, |a|)
+    <= C(d, j) * M(f) <= C(n-1, floor((n-1)/2)) * ||f||_2 (M the Mahler measure, at most the
+    2-norm; the roots of g are roots of f).  The same holds for the cofactors met later, whose
+    Mahler measure is at most M(f)."""
     ctx = f.ctx
     cs = list(f.terms.values())
     (ss,) = sums([products([(c, c) for c in cs])])
     norm = ss.isqrt() + ctx.const(1, "one")
-    B = abs(f.lc) * ctx.const(2 ** (f.degree + 1), "2^(n+1) of the Mignotte bound") * norm
-    return B + ctx.const(1, "one")
+    n = f.degree
+    binom = ctx.const(math.comb(n - 1, (n - 1) // 2), "the binomial C(n-1, (n-1)/2) of the factor bound")
+    B = binom * norm
+    return B + B + ctx.const(1, "one")
 
 
 def _symmetric_many(values: list, M: Z) -> list:
