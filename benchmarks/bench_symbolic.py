@@ -27,6 +27,11 @@ from sketchpad.errors import SketchpadError  # noqa: E402
 from sketchpad.symbolic import expand, factor, solve  # noqa: E402
 
 QUADRATIC = "12345678901234567891x^2 + 98765432109876543211x - 11111111112222222222"
+DEGREE25 = (
+    "-29802322387695312500000000000000000000*x^25 + 2980232238769531250000000000000000*x^20"
+    " + 1743435859680175781250000000000*x^15 + 114142894744873046875000000*x^10"
+    " - 210106372833251953125*x^5 + 95367431640625"
+)
 PROBLEMS = [
     ("expand", expand, "(x+1)^20"),
     ("factor", factor, "(x - 1)(x + 2)(2x - 3)(x + 4)(x^2 + x + 1)"),  # degree 6, small factors
@@ -34,6 +39,7 @@ PROBLEMS = [
     ("solve", solve, QUADRATIC),  # 20 digits: the discriminant's square part dominates
     ("expand", expand, "(1/2x + 2/3)^6"),  # rational coefficients (issue 14)
     ("factor", factor, "1/2x^2 - 1/2"),
+    ("factor", factor, DEGREE25),  # SymPy's test_dup_zz_factor, 38-digit coefficients (issue 14)
 ]
 COLUMNS = ("operations", "forward passes", "batches", "seconds")
 

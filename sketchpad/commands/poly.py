@@ -30,7 +30,7 @@ def register(sub):
 
 def run(args) -> int:
     from .. import symbolic
-    from ..errors import InputError
+    from ..errors import InputError, SketchpadError
 
     expr = sys.stdin.read().strip() if args.expr == "-" else args.expr
     if args.max_degree < 1:
@@ -40,13 +40,17 @@ def run(args) -> int:
         symbolic.Context("reference", max_degree=args.max_degree), expr
     )
     stepper = stepper_from(args)  # the same stepper choice as `sketchpad solve`
-    result = getattr(symbolic, args.action)(expr, stepper, max_degree=args.max_degree)
+    try:
+        result = getattr(symbolic, args.action)(expr, stepper, max_degree=args.max_degree)
+    except SketchpadError:
+        raise  # bad input (2) or a stepper fault (3): the CLI prints its one line
+    except Exception as e:  # an internal fault: one line and exit 2, never a traceback
+        print(f"sketchpad: internal error in poly {args.action}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result.as_dict(audit=args.audit)))
         return 0
     print(result)
-    if args.action == "factor" and not result.proven:
-        print("note: a factor of degree >= 5 could not be proven irreducible within the search budget")
     if args.audit:
         for e in result.audit:
             if e["op"] == "literal":

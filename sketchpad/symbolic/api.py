@@ -109,13 +109,14 @@ class Factored(Result):
 @dataclass
 class Solution(Result):
     roots: list = field(default_factory=list)  # [Root]
-    unsolved: list = field(default_factory=list)  # [(Poly, multiplicity)]
+    unsolved: list = field(default_factory=list)  # [Unsolved]: factor, multiplicity, proven, reason
     factorization: Factorization = None
 
     def payload(self) -> dict:
         return {
             "roots": [_root_dict(r) for r in self.roots],
-            "unsolved": [{"factor": str(g), "multiplicity": m, "degree": g.degree} for g, m in self.unsolved],
+            "unsolved": [u.as_dict() for u in self.unsolved],
+            "proven": self.factorization.proven,
             "factored": str(self.factorization),
         }
 
@@ -124,7 +125,7 @@ class Solution(Result):
             f"{self.poly.var} = {r}" + (f"  (multiplicity {r.multiplicity})" if r.multiplicity > 1 else "")
             for r in self.roots
         ]
-        lines += [f"roots of {g} (degree {g.degree}, no closed form here)" for g, _ in self.unsolved]
+        lines += [f"roots of {u.factor} not solved: {u.reason}" for u in self.unsolved]
         if any(r.kind != "rational" and not r.value.simplified for r in self.roots):
             lines.append("note: a radicand could not be proven square-free by trial division (primes < 1000)")
         return "\n".join(lines) if lines else "no roots"

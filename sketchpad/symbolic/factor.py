@@ -1,13 +1,14 @@
-"""Factorisation over Z: content, then irreducible factors with multiplicities.
+"""Factorisation over Z: content, then irreducible factors with multiplicities, all proven.
 
 1. content and sign, and the power of x (read off the exponents);
-2. the square-free part f / gcd(f, f');
-3. every rational root (roots.py) gives a linear factor, at any degree and any size;
-4. what is left has no rational root: degree 2 and 3 are then irreducible, degree 4 is split
-   or proven irreducible by the resolvent cubic (quartic.py), degree >= 5 goes to Kronecker's
-   method for factors of degree 2 .. n/2 (kronecker.py), which may be undecided within its
-   budget: then the factor is reported with proven=False rather than guessed;
-5. the multiplicity of each irreducible factor is counted by exact division of f.
+2. Yun's square-free decomposition (squarefree.py): f = a_1 a_2^2 ... a_k^k, so every
+   multiplicity comes from the decomposition;
+3. for each square-free a_i: every rational root (roots.py) gives a linear factor, at any
+   degree and any size; a rest of degree 2 or 3 then has no linear factor and is irreducible;
+   a rest of degree >= 4 is factored by Zassenhaus's method (zassenhaus.py: factors modulo a
+   small prime by Cantor-Zassenhaus, Hensel lifting, recombination with degree pruning and the
+   trailing-coefficient test, every factor checked by exact division over Z).  The search is
+   exhaustive, so every factor is proven irreducible: `proven` is True for every result.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from .integer import Z
-from .kronecker import Budget, find_factor
 from .poly import Poly
-from .quartic import split_quartic
-from .roots import rational_roots, squarefree_part
+from .roots import rational_roots
+from .squarefree import yun
+from .zassenhaus import factor_squarefree
 
 
 @dataclass
@@ -56,53 +57,28 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
         g = g.shift(-g.low)
     if g.degree < 1:
         return Factorization(content, factors, True)
-    irreducible, proven = _split(squarefree_part(g), method)
-    for h in irreducible:
-        m = 0
-        while True:
-            q = g.exact_quotient(h)
-            if q is None:
-                break
-            g, m = q, m + 1
-        factors.append((h, m))
-    if g.degree != 0:  # cannot happen: the factors must account for f
-        raise ArithmeticError(f"internal error: {g} left over after factoring")
+    parts, primes = yun(g)
+    for a, m in parts:
+        factors += [(h, m) for h in _split(a, method, primes)]
     factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))  # a stable display order
-    return Factorization(content, factors, proven)
+    return Factorization(content, factors, True)
 
 
-def _split(f: Poly, method: str) -> tuple[list, bool]:
-    """The irreducible factors of a square-free primitive f, and whether all are proven."""
+def _split(f: Poly, method: str, primes: list[int]) -> list:
+    """The irreducible factors of a square-free primitive f with f(0) != 0 (`primes`: primes
+    modulo which f is known to be square-free; they stay so for the factors of f)."""
     roots = rational_roots(f, method=method, squarefree=True)
     out = []
     rest = f
     for r in roots:
         lin = Poly(f.ctx, {1: r.den, 0: -r.num}, f.var)
         out.append(lin)
-        rest = rest.exact_quotient(lin)
-    proven = True
-    budget = Budget()
-    pending = [rest] if rest.degree >= 1 else []
-    while pending:
-        h = pending.pop()
-        if h.degree <= 3:
-            out.append(h)
-            continue
-        if h.degree == 4:
-            pair = split_quartic(h)
-            if pair is None:
-                out.append(h)
-            else:
-                pending += pair
-            continue
-        decided_all = True
-        for d in range(2, h.degree // 2 + 1):
-            g, decided = find_factor(h, d, budget)
-            if g is not None:
-                pending += [g, h.exact_quotient(g).primitive()[1]]
-                break
-            decided_all = decided_all and decided
-        else:
-            out.append(h)
-            proven = proven and decided_all
-    return out, proven
+        q = rest.exact_quotient(lin)
+        if q is None:  # cannot happen: a root gives a factor
+            raise ArithmeticError(f"internal error: the root {r} gives no factor of {rest}")
+        rest = q
+    if rest.degree >= 4:
+        out += factor_squarefree(rest, primes)
+    elif rest.degree >= 1:
+        out.append(rest)  # degree 2 or 3 without a rational root: irreducible
+    return out

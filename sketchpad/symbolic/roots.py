@@ -43,25 +43,34 @@ def squarefree_part(f: Poly) -> Poly:
 
 def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
     """Whether gcd(f, f') = 1 over Z/p for some p in `primes` not dividing lc(f); then f is
-    square-free over Z too, which saves the far costlier gcd over Z.
+    square-free over Z too, which saves the far costlier gcd over Z."""
+    return bool(squarefree_primes(f, primes, first=True))
+
+
+def squarefree_primes(f: Poly, primes: list[int], first: bool = False) -> list[int]:
+    """The p in `primes` not dividing lc(f) with gcd(f, f') = 1 over Z/p (with first=True: stop
+    at the first one found).
 
     The Euclidean algorithms modulo all the primes run side by side (one batch per step for
     all of them) with pseudo-remainders lc(b)*a - lc(a)*x^k*b, so no inverse mod p is needed:
     only the degrees of the remainder sequence matter, and a nonzero scalar mod p leaves them."""
     ctx = f.ctx
-    Ps = [ctx.const(p, "a small prime for the square-free test") for p in primes]
-    lc_rem = batch([("//", f.lc, P) for P in Ps])
+    Ps = [(ctx.const(p, "a small prime for the square-free test"), p) for p in primes]
+    lc_rem = batch([("//", f.lc, P) for P, _ in Ps])
     Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero]
     df = f.derivative()
-    pairs = reduce_all([(g, P) for P in Ps for g in (f, df)])
+    pairs = reduce_all([(g, P) for P, _ in Ps for g in (f, df)])
     state = [(pairs[2 * i], pairs[2 * i + 1], P) for i, P in enumerate(Ps)]
     state = [(a, b, P) for a, b, P in state if not b.is_zero]  # f' = 0 mod p: no certificate
+    good = []
     while state:
-        if any(b.degree == 0 or (b.is_zero and a.degree == 0) for a, b, _ in state):
-            return True  # a nonzero constant in the remainder sequence: the gcd is 1
-        state = [(a, b, P) for a, b, P in state if not b.is_zero]
+        done = [s for s in state if s[1].degree == 0]  # a nonzero constant: the gcd is 1
+        good += [P[1] for _, _, P in done]
+        if good and first:
+            return good
+        state = [(a, b, P) for a, b, P in state if b.degree > 0]
         if not state:
-            return False
+            break
         # one pseudo-division step for every prime: products, differences, reductions
         steps = []
         for a, b, _ in state:
@@ -82,12 +91,15 @@ def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
             sb = flat[at : at + len(b.terms)]
             at += len(b.terms)
             diffs.append(a._new(dict(zip(a.terms, sa)))._minus(dict(zip((e + k for e in b.terms), sb))))
-        reduced = reduce_all([(r, P) for r, (_, _, P) in zip(diffs, state)])
-        # the remainder sequence moves on once the pseudo-remainder's degree drops below b's
+        reduced = reduce_all([(r, P[0]) for r, (_, _, P) in zip(diffs, state)])
+        # the remainder sequence moves on once the pseudo-remainder's degree drops below b's;
+        # a zero remainder with b of positive degree: the gcd is b, not 1 (dropped)
         state = [
-            (b, r, P) if r.degree < b.degree else (r, b, P) for (a, b, _), r, (_, _, P) in zip(steps, reduced, state)
+            (b, r, P) if r.degree < b.degree else (r, b, P)
+            for (a, b, _), r, (_, _, P) in zip(steps, reduced, state)
+            if not r.is_zero
         ]
-    return False
+    return sorted(good, key=primes.index)
 
 
 def rational_roots(f: Poly, method: str = "auto", squarefree: bool = False) -> list[Q]:

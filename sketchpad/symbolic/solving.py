@@ -2,7 +2,7 @@
 a*x^2 + b*x + c the roots (-b ± s*sqrt(C)) / (2a) with D = b^2 - 4ac = s^2 * C, reduced to
 (A ± B*sqrt(C))/E with gcd(A, B, E) = 1 and E > 0.  C < 0 gives complex roots, written with i.
 Factors of degree >= 3 that do not split have no such closed form here and are returned as
-such ('unsolved'), never approximated.
+such ('unsolved', each with `proven` and a `reason`), never approximated.
 """
 
 from __future__ import annotations
@@ -81,7 +81,39 @@ def quadratic_roots(g: Poly) -> list[Surd]:
     return [Surd(A, B, C, E, +1, proven), Surd(A, B, C, E, -1, proven)]
 
 
-def roots_of(fac: Factorization) -> tuple[list[Root], list[tuple[Poly, int]]]:
+@dataclass
+class Unsolved:
+    """An irreducible factor of degree >= 3: its roots have no closed form here."""
+
+    factor: Poly
+    multiplicity: int
+    proven: bool  # proven irreducible over Q (the factorisation's exhaustive search)
+
+    @property
+    def degree(self) -> int:
+        return self.factor.degree
+
+    @property
+    def reason(self) -> str:
+        state = "proven irreducible" if self.proven else "not proven irreducible"
+        return (
+            f"degree {self.degree} > 2, no rational roots, {state}; only degrees 1 and 2 are solved in closed form here"
+        )
+
+    def __iter__(self):  # (factor, multiplicity), as before
+        return iter((self.factor, self.multiplicity))
+
+    def as_dict(self) -> dict:
+        return {
+            "factor": str(self.factor),
+            "multiplicity": self.multiplicity,
+            "degree": self.degree,
+            "proven": self.proven,
+            "reason": self.reason,
+        }
+
+
+def roots_of(fac: Factorization) -> tuple[list[Root], list[Unsolved]]:
     roots, unsolved = [], []
     for g, m in fac.factors:
         if g.degree == 1:
@@ -89,5 +121,5 @@ def roots_of(fac: Factorization) -> tuple[list[Root], list[tuple[Poly, int]]]:
         elif g.degree == 2:
             roots += [Root(s, m) for s in quadratic_roots(g)]
         else:
-            unsolved.append((g, m))
+            unsolved.append(Unsolved(g, m, fac.proven))
     return roots, unsolved

@@ -1,0 +1,228 @@
+"""Polynomials modulo an integer m (a small prime p, or a prime power p^k while lifting), with
+every coefficient operation on the sheet.
+
+A polynomial mod m is an ordinary `Poly` whose coefficients are residues in [0, m).  The
+functions here take *lists* of independent problems and advance them side by side, so one batch
+of forward passes serves all of them (integer.batch, hence Context.batching is respected):
+
+* `mul_many`: all coefficient products of all pairs in one batch, the sums as batched trees,
+  then one batch of reductions;
+* `Modulus`: a monic f with its table x^j mod f (j = n .. 2n-2), so reducing a product is one
+  more product batch, sum tree and reduction (no sequential long division);
+* `divmod_many` (monic divisors), `gcd_many` (pseudo-remainders, no inverses on the way) and
+  `inverse_many` (all candidates a*b for b = 1..p-1 in one batch, read by zero-ness);
+* `xgcd` (Bezout cofactors mod p, for Hensel lifting) and `powmod`.
+
+Only zero-ness, signs and lengths of computed values are read; the prime p itself is a
+structural Python int (it counts residues), entering the audit as a recorded literal.
+"""
+
+from __future__ import annotations
+
+from .integer import Z, batch, products, sums
+from .poly import Poly, mods
+
+
+def residues(ctx, p: int) -> list[Z]:
+    return [ctx.const(r, "a residue mod a small prime") for r in range(p)]
+
+
+def reduce_many(polys: list, m: Z) -> list:
+    """[g mod m] for every g, all coefficients in one batch of divisions."""
+    flat = [c for g in polys for c in g.terms.values()]
+    red = iter(mods(flat, m))
+    return [g._new({k: next(red) for k in g.terms}) for g in polys]
+
+
+def sub_many(pairs: list, m: Z) -> list:
+    """[(a - b) mod m], one batch of differences and one of reductions."""
+    return reduce_many([a - b for a, b in pairs], m)
+
+
+def mul_many(pairs: list, m: Z) -> list:
+    """[(a * b) mod m] for every pair: one product batch, the sum trees, one reduction batch
+    (m None: the products unreduced)."""
+    keys, flat = [], []
+    for i, (a, b) in enumerate(pairs):
+        for e, x in a.terms.items():
+            for f, y in b.terms.items():
+                keys.append((i, e + f))
+                flat.append((x, y))
+    groups: dict = {}
+    for key, v in zip(keys, products(flat)):
+        groups.setdefault(key, []).append(v)
+    summed = dict(zip(groups, sums(list(groups.values()))))
+    out = [{} for _ in pairs]
+    for (i, k), v in summed.items():
+        out[i][k] = v
+    prods = [a._new(t) for (a, _), t in zip(pairs, out)]
+    return prods if m is None else reduce_many(prods, m)
+
+
+def scale_many(pairs: list, m: Z) -> list:
+    """[(c * g) mod m] for (g, c)."""
+    flat = [(x, c) for g, c in pairs for x in g.terms.values()]
+    prod = iter(mods(products(flat), m))
+    return [g._new({k: next(prod) for k in g.terms}) for g, _ in pairs]
+
+
+def inverse_many(values: list, P: Z, p: int) -> list:
+    """[a^-1 mod p] for residues a != 0 of a small prime p: every a*b (b = 1..p-1) in one batch,
+    reduced in another, and the b with a*b - 1 = 0 (mod p) read off by zero-ness."""
+    if not values:
+        return []
+    ctx = P.ctx
+    res = residues(ctx, p)[1:]
+    one = ctx.const(1, "one")
+    red = mods(products([(a, b) for a in values for b in res]), P)
+    hits = batch([("-", r, one) for r in red])
+    out = []
+    for i in range(len(values)):
+        row = hits[i * len(res) : (i + 1) * len(res)]
+        j = next((j for j, h in enumerate(row) if h.is_zero), None)
+        if j is None:
+            raise ArithmeticError(f"{values[i]} has no inverse mod {p}")
+        out.append(res[j])
+    return out
+
+
+def monic_many(polys: list, P: Z, p: int) -> list:
+    """Every nonzero g mod p scaled to leading coefficient 1."""
+    need = [g for g in polys if not g.lc.is_one]
+    invs = iter(inverse_many([g.lc for g in need], P, p))
+    scaled = iter(scale_many([(g, next(invs)) for g in need], P))
+    return [g if g.lc.is_one else next(scaled) for g in polys]
+
+
+def divmod_many(pairs: list, m: Z) -> list:
+    """[(q, r)] with a = q*b + r mod m, for monic b: long division, all pairs in lockstep
+    (each step: the products t*b in one batch, the differences in one, the reductions in one)."""
+    state = [[{}, a, b] for a, b in pairs]
+    while True:
+        active = [s for s in state if not s[1].is_zero and s[1].degree >= s[2].degree]
+        if not active:
+            break
+        subs = []
+        for s in active:
+            q, r, b = s
+            t, k = r.lc, r.degree - b.degree
+            q[k] = t
+            subs.append((r, {e + k: c for e, c in b.terms.items()}, t))
+        flat = [(c, t) for _, d, t in subs for c in d.values()]
+        prod = iter(products(flat))
+        diffs = [r._minus({e: next(prod) for e in d}) for r, d, _ in subs]
+        for s, r in zip(active, reduce_many(diffs, m)):
+            s[1] = r
+    return [(a._new(q), r) for (a, _), (q, r, _) in zip(pairs, state)]
+
+
+def gcd_many(pairs: list, P: Z, p: int) -> list:
+    """Monic gcd mod p of every pair, all Euclidean sequences in lockstep with pseudo-remainders
+    lc(b)*a - lc(a)*x^k*b (no inverse until the final normalisation)."""
+    state = [[a, b] for a, b in pairs]
+    while True:
+        active = [s for s in state if not s[1].is_zero]
+        if not active:
+            break
+        for s in active:
+            if s[0].is_zero or s[0].degree < s[1].degree:
+                s[0], s[1] = s[1], s[0]
+        active = [s for s in state if not s[1].is_zero]
+        work = [s for s in active if not s[0].is_zero]
+        if not work:
+            break
+        flat = []
+        for a, b in work:
+            flat += [(c, b.lc) for c in a.terms.values()] + [(c, a.lc) for c in b.terms.values()]
+        prod = iter(products(flat))
+        diffs = []
+        for a, b in work:
+            k = a.degree - b.degree
+            sa = a._new({e: next(prod) for e in a.terms})
+            sb = {e + k: next(prod) for e in b.terms}
+            diffs.append(sa._minus(sb))
+        for s, r in zip(work, reduce_many(diffs, P)):
+            # a <- pseudo-remainder step; when its degree falls below b's, the pair turns round
+            s[0] = r
+    gs = [a if b.is_zero else b for a, b in state]
+    nz = [g for g in gs if not g.is_zero]
+    monic = iter(monic_many(nz, P, p))
+    return [next(monic) if not g.is_zero else g for g in gs]
+
+
+def xgcd(a: Poly, b: Poly, P: Z, p: int) -> tuple[Poly, Poly, Poly]:
+    """(g, s, t) with s*a + t*b = g = gcd(a, b), g monic, everything mod p (extended Euclid)."""
+    zero = Poly(a.ctx, {}, a.var)
+    r0, r1 = monic_many([a], P, p)[0], monic_many([b], P, p)[0]
+    i0, i1 = inverse_many([a.lc, b.lc], P, p)
+    s0, t0 = Poly.const(i0, a.var), zero
+    s1, t1 = zero, Poly.const(i1, a.var)
+    while not r1.is_zero:
+        ((q, r),) = divmod_many([(r0, r1)], P)
+        qs = mul_many([(q, s1), (q, t1)], P)
+        s2, t2 = sub_many([(s0, qs[0]), (t0, qs[1])], P)
+        if r.is_zero:
+            r0, s0, t0, r1 = r1, s1, t1, r
+            break
+        (inv,) = inverse_many([r.lc], P, p)
+        r2, s2, t2 = scale_many([(r, inv), (s2, inv), (t2, inv)], P)
+        r0, s0, t0, r1, s1, t1 = r1, s1, t1, r2, s2, t2
+    return r0, s0, t0
+
+
+class Modulus:
+    """A monic f mod m with x^j mod f for j = n .. 2n-2, so a product of two reduced
+    polynomials is reduced by one product batch, one sum tree and one reduction batch."""
+
+    def __init__(self, f: Poly, m: Z):
+        self.f, self.m, self.n = f, m, f.degree
+        n = f.degree
+        lower = f._new({e: v for e, v in f.terms.items() if e != n})
+        top = reduce_many([-lower], m)[0]  # x^n = -(f - x^n) mod f
+        self.table = {n: top}
+        cur = top
+        for j in range(n + 1, 2 * n - 1):
+            cur = cur.shift(1)
+            c = cur.coeff(n)
+            if c is not None:  # x^n -> x^n mod f
+                low = cur._new({e: v for e, v in cur.terms.items() if e != n})
+                flat = products([(v, c) for v in top.terms.values()])
+                cur = reduce_many([low + low._new(dict(zip(top.terms, flat)))], m)[0]
+            self.table[j] = cur
+
+    def reduce_many(self, polys: list) -> list:
+        """[g mod f] for g of degree <= 2n - 2 (coefficients already reduced mod m)."""
+        flat, keys = [], []
+        for i, g in enumerate(polys):
+            for k, c in g.terms.items():
+                if k >= self.n:
+                    for e, v in self.table[k].terms.items():
+                        keys.append((i, e))
+                        flat.append((c, v))
+        groups: dict = {}
+        for i, g in enumerate(polys):
+            for k, c in g.terms.items():
+                if k < self.n:
+                    groups.setdefault((i, k), []).append(c)
+        for key, v in zip(keys, products(flat)):
+            groups.setdefault(key, []).append(v)
+        summed = dict(zip(groups, sums(list(groups.values()))))
+        out = [{} for _ in polys]
+        for (i, k), v in summed.items():
+            out[i][k] = v
+        return reduce_many([g._new(t) for g, t in zip(polys, out)], self.m)
+
+    def mul_many(self, pairs: list) -> list:
+        return self.reduce_many(mul_many(pairs, None))
+
+    def powmod(self, g: Poly, e: int) -> Poly:
+        """g^e mod f by square and multiply (e a structural exponent)."""
+        result = None
+        base = g
+        while e:
+            if e & 1:
+                result = base if result is None else self.mul_many([(result, base)])[0]
+            e >>= 1
+            if e:
+                base = self.mul_many([(base, base)])[0]
+        return result if result is not None else Poly.const(self.m.ctx.const(1, "one"), g.var)
