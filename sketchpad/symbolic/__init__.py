@@ -1,4 +1,4 @@
-"""Sketchpad's symbolic runtime: expand, factor and solve univariate integer polynomials,
+"""Sketchpad's symbolic runtime: expand, factor and solve univariate polynomials over Z and Q,
 with every arithmetic operation on a number computed by the Sketchpad procedures through a
 stepper (by default the shipped model, certified on this device: sketchpad.steppers.get).
 
@@ -12,6 +12,7 @@ from .context import Context
 from .integer import Z
 from .parse import parse_equation, parse_poly
 from .poly import Poly
+from .qpoly import QPoly
 from .rational import Q
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "Z",
     "Q",
     "Poly",
+    "QPoly",
     "parse_poly",
     "parse_equation",
 ]
