@@ -332,6 +332,8 @@ def test_solve_on_the_server_streams_progress(page):
             assert solve_in_page(page, expr) == str(evaluate_python(parse(expr)))
             assert page.evaluate("document.body.dataset.solvedOn") == "server"
             assert int(page.evaluate("document.body.dataset.progressEvents")) >= 2  # accepted + progress
+            assert 0 <= int(page.evaluate("document.body.dataset.progressPercent")) <= 99  # an estimate
+            assert page.is_hidden("#solve-progress")  # the bar goes when the answer comes
             assert "reference stepper" in page.inner_text("#view-line")  # it says who answered
             assert int(page.inner_text("#c-batches").replace(",", "")) > 0
         # Bad input from the server is shown like the page's own.

@@ -17,6 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
+from sketchpad.estimate import expected_batches
+from sketchpad.expr import parse
 from sketchpad.reference import ReferenceStepper, reference_step
 from sketchpad.server import Settings
 from sketchpad.server.batcher import Batcher, OverTime, OverWork, Ticket, TicketStepper
@@ -270,7 +272,11 @@ def test_progress_streams_as_server_sent_events(tmp_path):
         result = events[-1][1]
         assert result["result"] == str(a // b) and result["batches"] >= batches[-1]
         p = [d for e, d in events if e == "progress"][-1]
-        assert {"forward_passes", "views_used", "seconds", "budget"} <= set(p)
+        assert {"forward_passes", "views_used", "seconds", "budget", "percent", "expected_batches"} <= set(p)
+        # The percentage: batches over the estimate made at admission, never 100 before the answer.
+        percents = [d["percent"] for e, d in events if e == "progress" and not d["queued"]]
+        assert percents == sorted(percents) and all(0 <= x <= 99 for x in percents)
+        assert p["expected_batches"] == expected_batches(parse(LONG))
 
         r = httpx.post(f"{url}/api/solve/stream", json={"expr": "1 +"}, timeout=T)
         assert r.status_code == 400 and "syntax" in r.json()["error"]

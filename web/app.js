@@ -25,13 +25,15 @@
 //   #model-status    which model and execution provider are loaded
 //   #cert-status     whether this model has a passing certificate on this device/provider
 //   #certify         "Run certification suite"; #cert-progress its progress bar
+//   #solve-progress  a server solve's progress: batches over the server's estimate (sketchpad/estimate.py)
 //   #cert-result     "N/N views passed", smallest margin, provider, time
 //   #cert-failures   failing views, if any; #cert-download the certificate JSON
 //   #cert-provider   the execution provider the suite runs on; #cert-upload server record
 //   #debug-banner    shown when a debugging stepper replaces the model
 // State for tests: <body data-state="loading|ready|certifying|solving|done|error|failed">,
 // data-certified="yes|no|unknown" and data-cert-state="running|passed|failed|error";
-// data-solved-on="page|server" and, for a server solve, data-progress-events (how many came).
+// data-solved-on="page|server" and, for a server solve, data-progress-events (how many came) and
+// data-progress-percent (the last estimated percentage).
 //
 // URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json, ?allow-uncertified=1,
 // ?speed=0..6, ?expr=..., ?server=1 (solve on the server), and for debugging only ?stepper=reference (the reference table from
@@ -314,9 +316,14 @@ async function solveRemotely(expr) {
     document.body.dataset.progressEvents = String(++events);
     if (event !== 'progress') return;
     const b = p.budget;
+    const bar = $('solve-progress');
+    bar.hidden = p.queued || p.percent == null;
+    if (p.percent != null) bar.value = p.percent;
+    document.body.dataset.progressPercent = p.percent == null ? '' : String(p.percent);
+    const estimate = p.percent == null ? '' : ` of ~${p.expected_batches.toLocaleString('en-US')} (~${p.percent}%, an estimate)`;
     $('view-line').textContent = p.queued
       ? `waiting for a free slot on the server · ${(p.seconds).toFixed(1)} s of the ${b.seconds} s budget`
-      : `on ${who}: batch ${p.batches.toLocaleString('en-US')} · ${p.forward_passes.toLocaleString('en-US')} forward passes · `
+      : `on ${who}: batch ${p.batches.toLocaleString('en-US')}${estimate} · ${p.forward_passes.toLocaleString('en-US')} forward passes · `
         + `${p.views_used.toLocaleString('en-US')} distinct views · ${p.seconds.toFixed(1)} s `
         + `(budget: ${Math.round(100 * Math.max(b.seconds_used, b.forward_passes_used))}% used)`;
     setCounters({ forwardPasses: p.forward_passes, viewsPresented: p.views_presented ?? 0, batches: p.batches, views: p.views_used, modelMs: 0, ms: performance.now() - t0 });
@@ -334,6 +341,7 @@ async function solveRemotely(expr) {
     showError(e.name === 'InputError' ? e.message : `Solving on the server failed: ${e.message}${retry}`);
     setState(e.name === 'InputError' ? 'error' : 'failed');
   } finally {
+    $('solve-progress').hidden = true;
     state.solving = false;
     $('solve').disabled = false;
     $('certify').disabled = !state.model;

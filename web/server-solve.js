@@ -5,7 +5,8 @@
 //   r.result, r.forward_passes, r.batches, r.views_used, r.seconds, r.stepper_seconds, r.stepper, r.digits
 //
 // Events: `accepted` {budget, stepper}, `progress` {batches, forward_passes, views_used, seconds,
-// queued, budget: {seconds, forward_passes, seconds_used, forward_passes_used}} (every ~0.25 s),
+// queued, expected_batches, percent (batches over that estimate, at most 99), budget: {seconds,
+// forward_passes, seconds_used, forward_passes_used}} (every ~0.25 s),
 // then `result` (what POST /api/solve answers) or `error` {error, status, retry_after}.  A request
 // the server refuses before the stream starts (bad input 400, busy 503) is thrown likewise.
 

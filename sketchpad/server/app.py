@@ -6,7 +6,8 @@ Routes (the OpenAPI schema is FastAPI's own, at /openapi.json; /docs shows it of
   POST /api/solve           {"expr": "..."} -> result and counters; bad input -> 400 {"error": ...};
                             server full -> 503 + Retry-After; over the request's budget -> 503 / 422
   POST /api/solve/stream    the same, answered as server-sent events: progress while it runs
-                            (batches, forward passes, distinct views, time and budget used), then
+                            (batches, forward passes, distinct views, an estimated percentage, time and
+                            budget used), then
                             the result or the error
   GET  /api/views           the view set V with each view's expected step
   GET  /api/model           the served model: file hashes, committed and recorded certificates
@@ -218,17 +219,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def admit(req: SolveRequest):
         """(limits, ticket) for a request, or an error response: bad input 400 before it
         takes a place in the queue, a full server 503."""
+        from ..estimate import expected_batches
         from ..expr import parse
 
         limits = limits_for(req)
         try:
-            await run_in_threadpool(parse, req.expr.strip(), limits)
+            tree = await run_in_threadpool(parse, req.expr.strip(), limits)
         except InputError as e:
             return None, _error(400, str(e))
         try:
-            return (limits, service().admit()), None
+            ticket = service().admit()
         except Refused as e:
             return None, _refused(e)
+        ticket.expected_batches = expected_batches(tree, req.parallel)  # for progress's percent
+        return (limits, ticket), None
 
     @app.post(
         "/api/solve",

@@ -82,6 +82,7 @@ class Ticket:
         self.batches = 0
         self.views: set = set()
         self.solving_since: float | None = None  # when it left the queue
+        self.expected_batches: int | None = None  # sketchpad.estimate's guess, for a percentage
         self._cancelled = threading.Event()
 
     def cancel(self) -> None:
@@ -125,6 +126,12 @@ class Ticket:
             "views_used": len(self.views),
             "seconds": round(now - self.started, 3),
             "queued": self.solving_since is None,
+            # Batches done over the estimate, held below 100 until the answer is there: the
+            # estimate is a model of the count (sketchpad/estimate.py), not the count.
+            "expected_batches": self.expected_batches,
+            "percent": None
+            if self.expected_batches is None
+            else min(99, int(100 * self.batches / max(1, self.expected_batches))),
             "budget": {
                 "seconds": self.seconds,
                 "forward_passes": self.max_forward_passes,

@@ -1,0 +1,57 @@
+"""The progress estimate (sketchpad/estimate.py) against the real batch counts of the reference
+stepper: within a factor of two on every operation, both modes, for uniformly random operands,
+once a solve is long enough (40 batches or more) for a percentage to matter.  Operands with
+structure can end far sooner than estimated (a gcd of two numbers with a large common factor
+takes few Euclid steps): the percentage then jumps to the answer, which is why it is called an
+estimate and never reaches 100 before the result."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sketchpad.estimate import expected_batches
+from sketchpad.expr import parse
+from sketchpad.solve import solve
+
+FORMS = {
+    "+": "{a} + {b}",
+    "-": "{a} - {b}",
+    "*": "{a} * {b}",
+    "//": "{a} // {b}",
+    "%": "{a} % {b}",
+    "sqrt": "sqrt({a})",
+    "gcd": "gcd({a}, {b})",
+    "mixed": "{a} * {b} + gcd({b}, 12345) - {a} // 987",
+}
+
+
+def _problems(count: int, seed: int = 2026):
+    rng = random.Random(seed)
+    for i in range(count):
+        form = sorted(FORMS)[i % len(FORMS)]
+        parallel = i % 2 == 0
+        most = 90 if parallel else 30  # the sequential mode is one view per batch: keep it short
+        a, b = (str(rng.randrange(10 ** (n - 1), 10**n)) for n in (rng.randint(1, most), rng.randint(1, most)))
+        if form != "sqrt" and rng.random() < 0.3:
+            a = "-" + a
+        yield FORMS[form].format(a=a, b=b), parallel
+
+
+@pytest.mark.parametrize("expr, parallel", list(_problems(64)))
+def test_estimate_within_a_factor_of_two(expr, parallel):
+    real = solve(expr, "reference", parallel=parallel).batches
+    guess = expected_batches(parse(expr), parallel)
+    assert guess >= 1
+    if real >= 40:
+        assert real / 2 <= guess <= 2 * real, (expr, parallel, real, guess)
+
+
+def test_long_problems_close():
+    # The long solves a progress bar is for: a 200/100-digit division, a 200-digit root, a gcd.
+    rng = random.Random(7)
+    a, b = str(rng.randrange(10**199, 10**200)), str(rng.randrange(10**99, 10**100))
+    for expr in (f"{a} // {b}", f"sqrt({a})", f"gcd({a}, {b})"):
+        real = solve(expr, "reference").batches
+        assert abs(expected_batches(parse(expr)) - real) <= 0.2 * real, (expr, real)
