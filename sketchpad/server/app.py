@@ -7,8 +7,7 @@ Routes (the OpenAPI schema is FastAPI's own, at /openapi.json; /docs shows it of
                             server full -> 503 + Retry-After; over the request's budget -> 503 / 422
   POST /api/solve/stream    the same, answered as server-sent events: progress while it runs
                             (batches, forward passes, distinct views, an estimated percentage, time and
-                            budget used), then
-                            the result or the error
+                            budget used), then the result or the error
   GET  /api/views           the view set V with each view's expected step
   GET  /api/model           the served model: file hashes, committed and recorded certificates
   POST /api/certificates    record a certificate a browser produced: re-checked with the one rule,
