@@ -21,20 +21,20 @@ DESCRIPTION = (
 )
 
 
-class _Parser(argparse.ArgumentParser):
+class _CommandParser(argparse.ArgumentParser):
     def error(self, message):  # argparse's usage errors: one line, exit 2
         self.exit(2, f"sketchpad: error: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = _CommandParser(
         prog="sketchpad",
         description=DESCRIPTION,
         epilog="Exit codes: 0 success, 1 a check failed (a certificate, a benchmark answer), "
         "2 bad input, 3 a stepper fault.  `sketchpad COMMAND --help` for each command.",
     )
     parser.add_argument("--version", action="version", version=f"sketchpad {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_CommandParser)
     from . import commands
 
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):

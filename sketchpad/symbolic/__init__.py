@@ -7,7 +7,7 @@ stepper (by default the shipped model, certified on this device: sketchpad.stepp
     'x^3 + x^2 + 11*x + 1'
 """
 
-from .api import Expansion, Factored, Solution, expand, factor, solve
+from .api import Expansion, Factored, Solved, expand, factor, solve
 from .context import Context
 from .integer import Z
 from .parse import parse_equation, parse_poly
@@ -21,7 +21,7 @@ __all__ = [
     "solve",
     "Expansion",
     "Factored",
-    "Solution",
+    "Solved",
     "Context",
     "Z",
     "Q",

@@ -107,7 +107,7 @@ class Factored(Result):
 
 
 @dataclass
-class Solution(Result):
+class Solved(Result):
     roots: list = field(default_factory=list)  # [Root]
     unsolved: list = field(default_factory=list)  # [Unsolved]: factor, multiplicity, proven, reason
     factorization: Factorization = None
@@ -225,7 +225,7 @@ def solve(
     max_degree: int = 200,
     method: str = "auto",
     batching: bool = True,
-) -> Solution:
+) -> Solved:
     """All exact roots of EXPR = 0 (or of LHS = RHS): rational, surd and complex."""
     ctx = _context(stepper, limits, max_degree, batching)
     t = time.perf_counter()
@@ -240,4 +240,4 @@ def solve(
     else:
         f = factor_poly(p, method=method)
         roots, unsolved = roots_of(f)
-    return Solution(expr, p, ctx, time.perf_counter() - t, roots, unsolved, f)
+    return Solved(expr, p, ctx, time.perf_counter() - t, roots, unsolved, f)

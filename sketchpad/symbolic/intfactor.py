@@ -29,7 +29,7 @@ PRIMES = _primes_below(TRIAL_LIMIT)
 
 
 @dataclass
-class Factored:
+class IntegerFactors:
     factors: list  # [(prime Z, exponent int)]
     cofactor: Z  # what is left (1 when complete)
     complete: bool
@@ -41,7 +41,7 @@ class Factored:
         return n
 
 
-def trial_factor(n: Z, primes: list[int] = PRIMES) -> Factored:
+def trial_factor(n: Z, primes: list[int] = PRIMES) -> IntegerFactors:
     ctx = n.ctx
     n = abs(n)
     factors = []
@@ -54,7 +54,7 @@ def trial_factor(n: Z, primes: list[int] = PRIMES) -> Factored:
         P = ctx.const(p, "a trial divisor")
         if P > root:  # no prime factor <= sqrt(n) left: n is prime
             factors.append((n, 1))
-            return Factored(factors, ctx.const(1, "one"), True)
+            return IntegerFactors(factors, ctx.const(1, "one"), True)
         e = 0
         while True:
             q, r = divmod(n, P)
@@ -65,15 +65,15 @@ def trial_factor(n: Z, primes: list[int] = PRIMES) -> Factored:
             factors.append((P, e))
             root = n.isqrt()
     if n.is_one:
-        return Factored(factors, n, True)
+        return IntegerFactors(factors, n, True)
     last = ctx.const(primes[-1], "a trial divisor")
     if root < last:  # every prime up to sqrt(n) was tried
         factors.append((n, 1))
-        return Factored(factors, ctx.const(1, "one"), True)
-    return Factored(factors, n, False)
+        return IntegerFactors(factors, ctx.const(1, "one"), True)
+    return IntegerFactors(factors, n, False)
 
 
-def divisors(f: Factored) -> list[Z]:
+def divisors(f: IntegerFactors) -> list[Z]:
     """All positive divisors of a completely factored number."""
     assert f.complete
     out = [f.cofactor]  # the cofactor is 1 here

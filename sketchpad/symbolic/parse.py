@@ -53,7 +53,7 @@ def _tokens(text: str):
     return out
 
 
-class _Parser:
+class _PolyParser:
     def __init__(self, ctx, text: str):
         self.ctx = ctx
         self.toks = _tokens(text)
@@ -229,7 +229,7 @@ def _check_text(text) -> str:
 
 def parse_poly(ctx, text: str) -> Poly:
     """An expression -> its expanded polynomial (every coefficient computed on the sheet)."""
-    return _finish(_Parser(ctx, _check_text(text)).parse())
+    return _finish(_PolyParser(ctx, _check_text(text)).parse())
 
 
 def parse_equation(ctx, text: str) -> Poly:
@@ -242,7 +242,7 @@ def parse_equation(ctx, text: str) -> Poly:
     lhs, rhs = text.split("=")
     if not lhs.strip() or not rhs.strip():
         raise InputError("both sides of '=' must be expressions")
-    pl, pr = _Parser(ctx, lhs), _Parser(ctx, rhs)
+    pl, pr = _PolyParser(ctx, lhs), _PolyParser(ctx, rhs)
     a = pl.parse()
     pr.var = pl.var
     b = pr.parse()
