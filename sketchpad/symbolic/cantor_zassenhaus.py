@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 
-from .integer import batch, products, sums
-from .modp import Modulus, divmod_many, gcd_many, monic_many, reduce_many, residues, sub_many
+from .integer import batch, products
+from .modp import Modulus, divmod_many, gcd_many, monic_many, reduce_many, residues, sub_many, sum_terms
 from .poly import Poly, mod_eval_many
 
 SEED = 20261201
@@ -70,12 +70,10 @@ def _frobenius(h: Poly, pw: list, P) -> Poly:
     keys, flat = [], []
     for j, c in h.terms.items():
         for k, v in pw[j].terms.items():
-            keys.append(k)
+            keys.append((0, k))
             flat.append((c, v))
-    groups: dict = {}
-    for k, v in zip(keys, products(flat)):
-        groups.setdefault(k, []).append(v)
-    return reduce_many([h._new(dict(zip(groups, sums(list(groups.values())))))], P)[0]
+    (terms,) = sum_terms(1, zip(keys, products(flat)))
+    return reduce_many([h._new(terms)], P)[0]
 
 
 def linear_factors(F: Poly, P, p: int) -> list[Poly]:

@@ -27,7 +27,7 @@ from .zassenhaus import factor_squarefree
 class Factorization:
     content: Z
     factors: list  # [(Poly, multiplicity)], each primitive, lc > 0
-    proven: bool = True  # every factor proven irreducible
+    proven: bool = True  # every factor proven irreducible (the search is exhaustive: always)
 
     def __str__(self) -> str:
         parts = []
@@ -56,12 +56,12 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
         factors.append((Poly.monomial(ctx.const(1, "one"), 1, var), g.low))
         g = g.shift(-g.low)
     if g.degree < 1:
-        return Factorization(content, factors, True)
+        return Factorization(content, factors)
     parts, primes = yun(g)
     for a, m in parts:
         factors += [(h, m) for h in _split(a, method, primes)]
     factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))  # a stable display order
-    return Factorization(content, factors, True)
+    return Factorization(content, factors)
 
 
 def _split(f: Poly, method: str, primes: list[int]) -> list:

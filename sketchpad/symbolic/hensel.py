@@ -17,8 +17,7 @@ from __future__ import annotations
 import math
 
 from .integer import Z
-from .modp import divmod_many, mul_many, reduce_many, xgcd
-from .modular import inverse
+from .modp import divmod_many, inverse, mul_many, reduce_many, xgcd
 from .poly import Poly
 
 

@@ -11,7 +11,9 @@ of forward passes serves all of them (integer.batch, hence Context.batching is r
   more product batch, sum tree and reduction (no sequential long division);
 * `divmod_many` (monic divisors), `gcd_many` (pseudo-remainders, no inverses on the way) and
   `inverse_many` (all candidates a*b for b = 1..p-1 in one batch, read by zero-ness);
-* `xgcd` (Bezout cofactors mod p, for Hensel lifting) and `powmod`.
+* `xgcd` (Bezout cofactors mod p, for Hensel lifting) and `powmod`;
+* `inverse` (mod any m, by the extended Euclidean algorithm: a prime power while lifting) and
+  `symmetric` / `symmetric_many` (residues as representatives in (-m/2, m/2]).
 
 Only zero-ness, signs and lengths of computed values are read; the prime p itself is a
 structural Python int (it counts residues), entering the audit as a recorded literal.
@@ -20,7 +22,7 @@ structural Python int (it counts residues), entering the audit as a recorded lit
 from __future__ import annotations
 
 from .integer import Z, batch, products, sums
-from .poly import Poly, mods
+from .poly import Poly, mods, reduce_all
 
 
 def residues(ctx, p: int) -> list[Z]:
@@ -29,9 +31,19 @@ def residues(ctx, p: int) -> list[Z]:
 
 def reduce_many(polys: list, m: Z) -> list:
     """[g mod m] for every g, all coefficients in one batch of divisions."""
-    flat = [c for g in polys for c in g.terms.values()]
-    red = iter(mods(flat, m))
-    return [g._new({k: next(red) for k in g.terms}) for g in polys]
+    return reduce_all([(g, m) for g in polys])
+
+
+def sum_terms(n: int, items) -> list[dict]:
+    """n term dicts from ((i, k), value) items: the values of each (i, k) summed, every sum of
+    every polynomial side by side (integer.sums: one batch per tree level)."""
+    groups: dict = {}
+    for key, v in items:
+        groups.setdefault(key, []).append(v)
+    out = [{} for _ in range(n)]
+    for (i, k), v in zip(groups, sums(list(groups.values()))):
+        out[i][k] = v
+    return out
 
 
 def sub_many(pairs: list, m: Z) -> list:
@@ -48,13 +60,7 @@ def mul_many(pairs: list, m: Z) -> list:
             for f, y in b.terms.items():
                 keys.append((i, e + f))
                 flat.append((x, y))
-    groups: dict = {}
-    for key, v in zip(keys, products(flat)):
-        groups.setdefault(key, []).append(v)
-    summed = dict(zip(groups, sums(list(groups.values()))))
-    out = [{} for _ in pairs]
-    for (i, k), v in summed.items():
-        out[i][k] = v
+    out = sum_terms(len(pairs), zip(keys, products(flat)))
     prods = [a._new(t) for (a, _), t in zip(pairs, out)]
     return prods if m is None else reduce_many(prods, m)
 
@@ -199,17 +205,8 @@ class Modulus:
                     for e, v in self.table[k].terms.items():
                         keys.append((i, e))
                         flat.append((c, v))
-        groups: dict = {}
-        for i, g in enumerate(polys):
-            for k, c in g.terms.items():
-                if k < self.n:
-                    groups.setdefault((i, k), []).append(c)
-        for key, v in zip(keys, products(flat)):
-            groups.setdefault(key, []).append(v)
-        summed = dict(zip(groups, sums(list(groups.values()))))
-        out = [{} for _ in polys]
-        for (i, k), v in summed.items():
-            out[i][k] = v
+        low = [((i, k), c) for i, g in enumerate(polys) for k, c in g.terms.items() if k < self.n]
+        out = sum_terms(len(polys), low + list(zip(keys, products(flat))))
         return reduce_many([g._new(t) for g, t in zip(polys, out)], self.m)
 
     def mul_many(self, pairs: list) -> list:
@@ -226,3 +223,34 @@ class Modulus:
             if e:
                 base = self.mul_many([(base, base)])[0]
         return result if result is not None else Poly.const(self.m.ctx.const(1, "one"), g.var)
+
+
+def inverse(a: Z, m: Z) -> Z | None:
+    """a^-1 mod m by the extended Euclidean algorithm, or None when gcd(a, m) != 1."""
+    ctx = a.ctx
+    old_r, r = a % m, m
+    old_s, s = ctx.const(1, "one"), ctx.const(0, "zero")
+    while not r.is_zero:
+        q, rem = divmod(old_r, r)
+        old_r, r = r, rem
+        old_s, s = s, old_s - q * s
+    if not old_r.is_one:
+        return None
+    return old_s % m
+
+
+def symmetric(u: Z, m: Z) -> Z:
+    """The representative of u mod m in (-m/2, m/2]."""
+    return u - m if (u + u) > m else u
+
+
+def symmetric_many(values: list, M: Z) -> list:
+    """Each residue u in [0, M) as its representative in (-M/2, M/2]."""
+    if not values:
+        return []
+    twice = batch([("+", u, u) for u in values])
+    over = batch([("-", t, M) for t in twice])
+    big = [i for i, o in enumerate(over) if o.sign > 0]
+    moved = iter(batch([("-", values[i], M) for i in big]))
+    bigset = set(big)
+    return [next(moved) if i in bigset else u for i, u in enumerate(values)]

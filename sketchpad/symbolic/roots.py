@@ -18,7 +18,7 @@ import math
 from ..errors import InputError
 from .integer import Z, batch, product_all, products
 from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
-from .modular import inverse, symmetric
+from .modp import inverse, symmetric
 from .poly import Poly, mod_eval_many, mods, reduce_all
 from .rational import Q
 

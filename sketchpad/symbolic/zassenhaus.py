@@ -27,7 +27,7 @@ from .cantor_zassenhaus import distinct_degree, factor_mod_p, monic_mod_p
 from .hensel import lift
 from .integer import Z, batch, products, sums
 from .intfactor import PRIMES
-from .modp import mul_many
+from .modp import mul_many, symmetric_many
 from .poly import Poly, mods
 from .roots import squarefree_primes
 
@@ -99,18 +99,6 @@ def _bound(f: Poly) -> Z:
     return B + B + ctx.const(1, "one")
 
 
-def _symmetric_many(values: list, M: Z) -> list:
-    """Each residue u in [0, M) as its representative in (-M/2, M/2]."""
-    if not values:
-        return []
-    twice = batch([("+", u, u) for u in values])
-    over = batch([("-", t, M) for t in twice])
-    big = [i for i, o in enumerate(over) if o.sign > 0]
-    moved = iter(batch([("-", values[i], M) for i in big]))
-    bigset = set(big)
-    return [next(moved) if i in bigset else u for i, u in enumerate(values)]
-
-
 def _recombine(f: Poly, lifted: list, M: Z, allowed: set[int]) -> list[Poly]:
     ctx = f.ctx
     zero = ctx.const(0, "zero")
@@ -127,7 +115,7 @@ def _recombine(f: Poly, lifted: list, M: Z, allowed: set[int]) -> list[Poly]:
         vals = [b] * len(subsets)
         for j in range(size):
             vals = mods(products([(v, const[S[j]]) for v, S in zip(vals, subsets)]), M)
-        syms = _symmetric_many(vals, M)
+        syms = symmetric_many(vals, M)
         live = [(S, u) for S, u in zip(subsets, syms) if not u.is_zero]
         rems = batch([("//", bf0, u) for _, u in live])
         passing = [S for (S, _), (_, r) in zip(live, rems) if r.is_zero]
@@ -137,7 +125,7 @@ def _recombine(f: Poly, lifted: list, M: Z, allowed: set[int]) -> list[Poly]:
             g = Poly.const(f.lc, f.var)
             for i in S:
                 (g,) = mul_many([(g, lifted[i])], M)
-            coeffs = _symmetric_many(list(g.terms.values()), M)
+            coeffs = symmetric_many(list(g.terms.values()), M)
             G = g._new(dict(zip(g.terms, coeffs))).primitive()[1]
             quotient = f.exact_quotient(G)
             if quotient is None:
