@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from .qwen35 import single_chunk_deltanet
+from .qwen35 import last_position_only, single_chunk_deltanet
 
 OPSET = 20
 
@@ -42,7 +42,7 @@ def export_module(module: torch.nn.Module, seq_len: int, path: Path, gated: bool
     names = ["input_ids", "gate"] if gated else ["input_ids"]
     batch = torch.export.Dim("batch", min=1, max=1 << 20)
     shapes = ({0: batch}, None) if gated else ({0: batch},)
-    with torch.no_grad(), single_chunk_deltanet(), _quiet():
+    with torch.no_grad(), single_chunk_deltanet(), last_position_only(module.model), _quiet():
         prog = torch.onnx.export(
             module.eval(),
             args,

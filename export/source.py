@@ -28,7 +28,7 @@ class GatedStepLogits(torch.nn.Module):
         saved = self.gate.value
         self.gate.value = gate
         try:
-            return forward_logits(self.model, input_ids)[:, self.step_ids]
+            return forward_logits(self.model, input_ids, rows=self.step_ids)
         finally:
             self.gate.value = saved
 
@@ -43,7 +43,7 @@ class BaseStepLogits(torch.nn.Module):
 
     def forward(self, input_ids):
         with self.model.disable_adapter():
-            return forward_logits(self.model, input_ids)[:, self.step_ids]
+            return forward_logits(self.model, input_ids, rows=self.step_ids)
 
 
 class Handle:
