@@ -38,7 +38,9 @@ def causal_conv1d_taps(hidden_states, weight, bias=None, activation=None, **kwar
     if bias is not None:
         out = out + bias[:, None]
     if activation is not None:
-        out = F.silu(out) if activation in ("silu", "swish") else getattr(F, activation)(out)
+        from transformers.activations import ACT2FN
+
+        out = ACT2FN[activation](out)
     return out.to(hidden_states.dtype)
 
 
@@ -66,8 +68,9 @@ def one_chunk_delta_rule(
         key = key.repeat_interleave(num_v_heads // num_k_heads, dim=2)
     query, key, value, beta, decay = [x.transpose(1, 2).to(torch.float32) for x in (query, key, value, beta, g)]
     if use_qk_l2norm_in_kernel:
-        query = query * torch.rsqrt((query * query).sum(dim=-1, keepdim=True) + 1e-6)
-        key = key * torch.rsqrt((key * key).sum(dim=-1, keepdim=True) + 1e-6)
+        from transformers.models.qwen3_5.modeling_qwen3_5 import l2norm
+
+        query, key = l2norm(query, dim=-1, eps=1e-6), l2norm(key, dim=-1, eps=1e-6)
     query = query * query.shape[-1] ** -0.5
 
     v_beta = value * beta.unsqueeze(-1)
