@@ -101,7 +101,7 @@ def section(args, results: list[dict], started: str) -> str:
         f"and moving to the next one on a failure or a 503 (after its Retry-After); {args.uploads:,} uploads of "
         f"honest browser certificates (~137 kB, each re-checked by the rule), {args.duplicates:.0%} of them "
         f"repeats; a page of 50 summaries listed after every {args.list_every} uploads of each client; all on 127.0.0.1",
-        f"- command: `python benchmarks/bench_registry.py {' '.join(sys.argv[1:])}`",
+        f"- command: `{' '.join(['python benchmarks/bench_registry.py', *sys.argv[1:]])}`",
         "",
         "| phase | faults | wall (s) | uploads acknowledged / s | present exactly once | 500s | 503 without Retry-After |",
         "|---|---|---:|---:|---|---:|---:|",

@@ -41,16 +41,20 @@ def free_port() -> int:
 class Replica:
     """One `sketchpad serve` process (reference stepper, the shipped model's page) on 127.0.0.1."""
 
-    def __init__(self, db_url: str, log_dir: Path, name: str):
-        self.db_url, self.name = db_url, name
+    def __init__(self, db_url: str, log_dir: Path, name: str, via: str = "env"):
+        self.db_url, self.name, self.via = db_url, name, via  # via: SKETCHPAD_DB_URL ("env") or --db ("flag")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = Path(log_dir) / f"{name}.log"
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        env = dict(os.environ, SKETCHPAD_DB_URL=self.db_url)
+        env = {k: v for k, v in os.environ.items() if k != "SKETCHPAD_DB_URL"}
         cmd = [sys.executable, "-m", "sketchpad", "serve", "--stepper", "reference", "--port", str(self.port)]
+        if self.via == "flag":
+            cmd += ["--db", self.db_url]
+        else:
+            env["SKETCHPAD_DB_URL"] = self.db_url
         with open(self.log, "ab") as log:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
 
@@ -85,8 +89,9 @@ class Replica:
             self.proc = None
 
 
-def start_replicas(db_url: str, n: int, log_dir: Path) -> list[Replica]:
-    replicas = [Replica(db_url, log_dir, f"replica-{i}") for i in range(n)]
+def start_replicas(db_url: str, n: int, log_dir: Path, flag: int = 0) -> list[Replica]:
+    """`n` replicas on `db_url`, ready; the first `flag` of them are given --db, the others SKETCHPAD_DB_URL."""
+    replicas = [Replica(db_url, log_dir, f"replica-{i}", "flag" if i < flag else "env") for i in range(n)]
     for r in replicas:
         r.start()
     try:

@@ -437,3 +437,43 @@ def test_unreadable_is_distinct_from_absent(registry_db, store, honest):
     bad = store.list()["skipped"][0]["id"]
     with pytest.raises(Unreadable, match=f"#{bad}"):
         store.get(bad)
+
+
+def test_serve_with_no_options_keeps_the_sqlite_default_and_needs_no_database_server(tmp_path):
+    """`sketchpad serve` as a user starts it: no --db, no SKETCHPAD_DB_URL; the registry is the
+    SQLite file under the home directory, made and migrated at start."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from sketchpad.server.live import free_port
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "SKETCHPAD_DB_URL"} | {"HOME": str(tmp_path)}
+    cmd = [sys.executable, "-m", "sketchpad", "serve", "--stepper", "reference", "--port", str(port)]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=30)
+                if health.status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "sketchpad serve did not become ready"
+            time.sleep(0.2)
+        assert health.json()["registry"] == {"engine": "sqlite", "usable": True}
+        r = httpx.get(f"http://127.0.0.1:{port}/api/certificates", timeout=30)
+        assert r.status_code == 200 and r.json()["certificates"] == []
+        db = tmp_path / ".sketchpad" / "certificates.sqlite"
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [(f"{SCHEMA_VERSION:04d}",)]
+        con.close()
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=30)
+    assert f"certificates in {tmp_path}/.sketchpad/certificates.sqlite (sqlite)" in out

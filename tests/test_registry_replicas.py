@@ -189,7 +189,7 @@ def test_replicas_share_ids_dedupe_and_pages(pg_cluster, honest, tmp_path):
     """Nothing a request needs lives in one process: an upload to one replica is a duplicate at
     another, and a listing paged across all three in turn sees every row once."""
     db = pg_cluster.create_database("shared")
-    replicas = start_replicas(db, 3, tmp_path)
+    replicas = start_replicas(db, 3, tmp_path, flag=1)  # one told by --db, two by SKETCHPAD_DB_URL
     try:
         ids = []
         for n in range(6):
