@@ -10,6 +10,7 @@ can be stopped and started again on the same port and data: the database-restart
 
 from __future__ import annotations
 
+import atexit
 import glob
 import os
 import shutil
@@ -59,12 +60,14 @@ class Cluster:
         self.bin = find_bin()
         self.fsync = fsync
         self.max_connections = max_connections
-        self.dir = Path(tempfile.mkdtemp(prefix="sketchpad-pg-"))
+        root = os.geteuid() == 0  # then the server runs as UNPRIVILEGED, who must reach its directory:
+        self.dir = Path(tempfile.mkdtemp(prefix="sketchpad-pg-", dir="/tmp" if root else None))  # not a 0700 $TMPDIR
         self.data = self.dir / "data"
         self.log = self.dir / "postgres.log"
         self.proc: subprocess.Popen | None = None
+        atexit.register(self.close)  # also when a test run ends without its fixtures' teardown
         self._as = {}
-        if os.geteuid() == 0:
+        if root:
             import pwd
 
             pw = pwd.getpwnam(UNPRIVILEGED)

@@ -114,6 +114,25 @@ def test_the_same_certificate_racing_from_many_threads_and_two_stores_is_stored_
     assert [r["id"] for r in stores[1].list()["certificates"]] == [first["id"]]
 
 
+def test_the_database_itself_refuses_a_second_row_with_the_same_digest(registry_db, store):
+    """The unique constraint the migrations make, not the store's look-up, is what makes uploads
+    idempotent across replicas: a second row with a stored digest cannot be written at all."""
+    sha = store.add({"x": 1}, "m", "browser", True)["sha256"]
+    engine = _engine(registry_db)
+    row = dict(sha256=sha, received_at="t", model_sha256="m", backend="browser", passed=1, body="{}")
+    with pytest.raises(sa.exc.IntegrityError):
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO certificates (sha256, received_at, model_sha256, backend, passed, body) "
+                    "VALUES (:sha256, :received_at, :model_sha256, :backend, :passed, :body)"
+                ),
+                row,
+            )
+    engine.dispose()
+    assert len(store.list()["certificates"]) == 1
+
+
 def test_paging_visits_every_row_once_newest_first(registry_db, store):
     ids = [store.add({"n": i}, "a" if i % 3 else "b", "browser", i % 2 == 0)["id"] for i in range(23)]
     assert len(set(ids)) == 23
@@ -409,7 +428,7 @@ def test_one_record_by_id_answers_404_and_422_for_bad_ids(client, honest):
     for bad in ("0", "-1", "abc", "1.5", str(2**70)):
         r = client.get(f"/api/certificates/{bad}")
         assert r.status_code == 422 and "error" in r.json(), (bad, r.text)
-    for params in ({"before": 0}, {"before": "x"}, {"limit": 0}, {"limit": 1001}):
+    for params in ({"before": 0}, {"before": "x"}, {"before": 2**70}, {"limit": 0}, {"limit": 1001}):
         assert client.get("/api/certificates", params=params).status_code == 422
 
 

@@ -85,6 +85,20 @@ def test_postgresql_down_solves_go_on_registry_503_then_recovers(pg_cluster, dow
         assert c.post("/api/certificates", json=honest).status_code == 200
 
 
+def test_a_database_restart_between_requests_costs_no_request(pg_cluster, honest):
+    """Every pooled connection is dead after the restart; each is pinged when taken from the
+    pool and replaced, so the first request after it is answered as if nothing happened."""
+    db = pg_cluster.create_database("restart_between")
+    with TestClient(_app(db)) as c:
+        first = c.post("/api/certificates", json=honest)
+        assert first.status_code == 201, first.text
+        for _ in range(2):
+            pg_cluster.restart()
+            assert c.get("/api/certificates").status_code == 200
+            assert c.get(f"/api/certificates/{first.json()['id']}").status_code == 200
+        assert c.post("/api/certificates", json=honest).status_code == 200
+
+
 def test_a_server_started_while_postgresql_is_down_migrates_when_it_returns(pg_cluster, down, honest):
     db = pg_cluster.create_database("started_down")
     down()

@@ -390,7 +390,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/certificates", responses={503: {"description": "the registry's database cannot be used now"}})
     def api_certificates(
         limit: int = Query(100, ge=1, le=1000),
-        before: int | None = Query(None, ge=1, description="only ids below this: the previous page's next_before"),
+        before: int | None = Query(
+            None, ge=1, le=2**63 - 1, description="only ids below this: the previous page's next_before"
+        ),
         model_sha256: str | None = Query(
             None, max_length=64, description="only this model (its onnx/model.onnx sha256)"
         ),
