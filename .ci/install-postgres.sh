@@ -11,7 +11,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
          "(the PostgreSQL registry tests are skipped without them)" >&2
     exit 0
   fi
-  export DEBIAN_FRONTEND=noninteractive
+  export DEBIAN_FRONTEND=noninteractive UCF_FORCE_CONFFOLD=1  # keep the line below through ucf
   mkdir -p /etc/postgresql-common
   if ! grep -q '^create_main_cluster' /etc/postgresql-common/createcluster.conf 2>/dev/null; then
     echo 'create_main_cluster = false' >> /etc/postgresql-common/createcluster.conf
