@@ -42,6 +42,7 @@ import httpx  # noqa: E402
 from sketchpad.expr import evaluate_python, parse  # noqa: E402
 
 CLIENT_TIMEOUT = 600
+REGISTRY = "<!-- registry: begin"  # where benchmarks/bench_registry.py's section of the results starts
 
 
 def free_port() -> int:
@@ -335,7 +336,9 @@ def main(argv=None) -> int:
     print(text)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text)
+        old = args.out.read_text() if args.out.exists() else ""
+        keep = old[old.index(REGISTRY) :] if REGISTRY in old else ""  # bench_registry.py's section
+        args.out.write_text(text + ("\n" + keep if keep else ""))
     return 0 if not bad else 1
 
 

@@ -120,8 +120,8 @@ def test_certification_suite_passes_all_views(page, site, tmp_path):
     assert "recorded on the server" in page.inner_text("#cert-upload")
     import httpx
 
-    listed = httpx.get(f"{site}/api/certificates").json()["certificates"]
-    assert any(c["certificate"] == cert for c in listed)
+    listed = httpx.get(f"{site}/api/certificates").json()["certificates"]  # summaries; each whole by id
+    assert any(httpx.get(f"{site}/api/certificates/{c['id']}").json()["certificate"] == cert for c in listed)
     page.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
     assert "Certified on this device" in page.inner_text("#cert-status")
 

@@ -97,8 +97,8 @@ def test_matrix_on_the_server_upload(matrix, model_copy, tmp_path):
         r = client_for(c).post(
             "/api/certificates", content=json.dumps(c["cert"]), headers={"Content-Type": "application/json"}
         )
-        if not c["codes"] or not c["server"]:
-            assert r.status_code == 201, (c["name"], r.text)
+        if not c["codes"] or not c["server"]:  # recorded (200: the same certificate was recorded before)
+            assert r.status_code == 201 or (r.status_code == 200 and r.json()["duplicate"]), (c["name"], r.text)
         else:
             assert 400 <= r.status_code < 500, (c["name"], r.status_code, r.text)
     for client in apps.values():  # the registry stays readable

@@ -223,21 +223,6 @@ def test_model_endpoint_names_what_the_page_loads(served):
     assert c.get("/model/model.json").status_code == 200
 
 
-def test_valid_certificate_is_recorded_once_and_persists(served):
-    c, cert, db = served
-    r = c.post("/api/certificates", json=cert)
-    assert r.status_code == 201, r.text
-    body = r.json()
-    assert body["backend"] == "browser" and body["passed"] is True and not body["duplicate"]
-    again = c.post("/api/certificates", json=cert).json()
-    assert again["duplicate"] and again["id"] == body["id"]
-    listed = c.get("/api/certificates").json()["certificates"]
-    assert [x["id"] for x in listed].count(body["id"]) == 1
-    from sketchpad.server.store import CertificateStore
-
-    assert CertificateStore(db).list()["certificates"][0]["certificate"] == cert  # on disk, not in memory
-
-
 @pytest.mark.parametrize(
     "break_it, words",
     [

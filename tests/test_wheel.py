@@ -154,6 +154,9 @@ def test_serve_from_the_wheel(installed):
             assert httpx.get(f"{base}/vendor/ort/ort.wasm.min.mjs", timeout=30).status_code == 200
         r = httpx.post(f"{base}/api/solve", json={"expr": "99999 + 1"}, timeout=60)
         assert r.status_code == 200 and r.json()["result"] == "100000"
+        # The registry's migrations ship in the wheel: the database is made and usable.
+        r = httpx.get(f"{base}/api/certificates", timeout=30)
+        assert r.status_code == 200 and r.json()["certificates"] == [], r.text
     finally:
         proc.terminate()
         proc.wait(30)

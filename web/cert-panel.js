@@ -10,14 +10,16 @@
 // but it cannot see the sender's device: only this browser's own run counts here.
 
 import { findCertificate, ensureCertified, expectationOf } from './certify/certified.js';
-import { check, viewSetOf } from './certify/policy.js';
+import { ENVIRONMENT_FIELDS, canonical, check, viewSetOf } from './certify/policy.js';
 import { certifyInPage } from './certify/run.js';
 import * as cache from './certify/cache.js';
 
 const $ = (id) => document.getElementById(id);
 const fmt = (n) => Number(n).toLocaleString('en-US');
 
-/** A server record of a certificate the rule accepts for this model with an environment like ours. */
+/** A server record of a certificate the rule accepts for this model with an environment like ours.
+ * The listing shows summaries: only the records reported from an environment like ours are read
+ * whole (GET /api/certificates/{id}), newest first, and the rule decides on the whole one. */
 async function reportedLikeYours(model, rows) {
   try {
     const key = model.manifest?.['onnx/model.onnx'];
@@ -25,8 +27,15 @@ async function reportedLikeYours(model, rows) {
     const resp = await fetch(`/api/certificates?${query}`);
     if (!resp.ok) return null;
     const { certificates = [] } = await resp.json();
+    const like = (device) => !model.environment
+      || ENVIRONMENT_FIELDS.every((k) => canonical(device?.[k]) === canonical(model.environment[k]));
     const viewSet = await viewSetOf(rows);
-    return certificates.find((rec) => check(rec.certificate, expectationOf(model), viewSet).ok) || null;
+    for (const rec of certificates.filter((r) => r.passed && like(r.device)).slice(0, 5)) {
+      const one = await fetch(`/api/certificates/${rec.id}`);
+      const whole = one.ok ? await one.json() : null;
+      if (whole && check(whole.certificate, expectationOf(model), viewSet).ok) return whole;
+    }
+    return null;
   } catch {
     return null;
   }

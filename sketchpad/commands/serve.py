@@ -31,7 +31,11 @@ def register(sub):
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument(
-        "--db", metavar="PATH", help="SQLite file for uploaded certificates (default ~/.sketchpad/certificates.sqlite)"
+        "--db",
+        metavar="URL",
+        help="where uploaded certificates are kept: a SQLite file (a path or sqlite:///PATH; default "
+        "~/.sketchpad/certificates.sqlite, no database server) or postgresql://USER:PASSWORD@HOST:PORT/DB "
+        "(any number of replicas on one database; docs/server.md); default: $SKETCHPAD_DB_URL when set",
     )
     p.add_argument("--model", metavar="DIR", help="model directory to serve (default: the shipped model)")
     p.add_argument(
@@ -89,6 +93,8 @@ def register(sub):
 
 
 def run(args) -> int:
+    import os
+
     import uvicorn
 
     from ..server import Settings, create_app
@@ -110,8 +116,12 @@ def run(args) -> int:
         max_digits=args.max_digits,
         capacity=capacity,
     )
-    if args.db:
-        s.db_path = args.db
+    from ..server.database import ENV, database_url
+
+    db = args.db or os.environ.get(ENV)
+    if db:
+        database_url(db)  # a clear error now for a URL the registry cannot use
+        s.db_path = db
     if args.model:
         from pathlib import Path
 
@@ -121,6 +131,8 @@ def run(args) -> int:
         f"{capacity.workers} solves at once, {capacity.queue} queued; Ctrl-C stops)"
     )
     app = create_app(s)
+    store = app.state.store
+    print(f"Sketchpad: certificates in {store.where} ({store.engine_name})", flush=True)
     print("Sketchpad: loading and certifying the model ...", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

@@ -11,9 +11,14 @@ Routes (the OpenAPI schema is FastAPI's own, at /openapi.json; /docs shows it of
   GET  /api/views           the view set V with each view's expected step
   GET  /api/model           the served model: file hashes, committed and recorded certificates
   POST /api/certificates    record a certificate a browser produced: re-checked with the one rule,
-                            kept as the sender's claim (its device as reported, time, client address)
-  GET  /api/certificates    the recorded certificates, newest first; unreadable rows are skipped
+                            kept as the sender's claim (its device as reported, time, client address);
+                            201, or 200 with the first row when it was recorded before
+  GET  /api/certificates    the recorded certificates, newest first, a page of summaries at a time
+                            (`before`: next_before of the previous page); unreadable rows are skipped
                             and listed under "skipped"
+  GET  /api/certificates/N  one whole record, with its certificate
+                            (the registry, store.py: SQLite or PostgreSQL; 503 + Retry-After while
+                            its database cannot be used, solves unaffected)
   /docs                     Swagger UI from this server (web/vendor/swagger-ui), or a plain page
   /vendor/ort/*             ONNX Runtime Web's JS and wasm, copied from node_modules (npm ci)
   /model/*                  the served model's ONNX export (model.json, model.onnx)
@@ -35,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import Body, FastAPI, Query, Request
+from fastapi import Path as InPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -50,14 +56,14 @@ from .docs import add_docs
 from .guard import MAX_BODY, READ_SECONDS, RequestGuard
 from .service import Capacity, SolveService
 from .static import add_isolation_headers
-from .store import CertificateStore, StoreUnavailable
+from .store import CertificateStore, StoreUnavailable, Unreadable
 
 log = logging.getLogger("sketchpad.server")
 
 
 @dataclass
 class Settings:
-    db_path: str = str(Path.home() / ".sketchpad" / "certificates.sqlite")
+    db_path: str = str(Path.home() / ".sketchpad" / "certificates.sqlite")  # or a URL (database.py)
     web_dir: Path = WEB_ROOT
     ort_dir: Path = WEB_ROOT / "vendor" / "ort"  # copied from node_modules by `npm ci` (package.json)
     swagger_dir: Path = WEB_ROOT / "vendor" / "swagger-ui"  # likewise (web/tools/vendor-swagger-ui.mjs)
@@ -126,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             app.state.ready = False
             service.close()
+            app.state.store.close()
 
     app = FastAPI(
         title="Sketchpad",
@@ -198,6 +205,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "backend": getattr(st, "backend", None),
             "certificate": getattr(st, "certificate", None),
             "solves": app.state.service.stats(),
+            "registry": {"engine": app.state.store.engine_name, "usable": app.state.store.problem is None},
         }
 
     def limits_for(req: SolveRequest):
@@ -337,16 +345,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(404, "this server has no model (stepper: reference)")
         return served.describe(app.state.store)
 
+    def _unavailable(e: StoreUnavailable) -> JSONResponse:
+        return _error(503, str(e), retry_after=e.retry_after)
+
     @app.post(
         "/api/certificates",
         status_code=201,
         responses={
+            200: {"description": "recorded before (by any replica): the first row, duplicate true"},
             400: {"description": "the rule does not hold for it"},
             422: {"description": "not about the served model, or malformed"},
+            503: {"description": "the registry's database cannot be used now (Retry-After)"},
         },
     )
     def api_add_certificate(
-        request: Request, cert: dict = Body(..., description="a certificate JSON as the certifier writes it")
+        request: Request,
+        response: Response,
+        cert: dict = Body(..., description="a certificate JSON as the certifier writes it"),
     ):
         """Record a certificate as its sender's claim, after re-checking it with the one rule."""
         try:
@@ -367,23 +382,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ValueError as e:  # strict JSON: nothing non-finite is ever stored
             return _error(400, f"the certificate cannot be stored: {e}")
         except StoreUnavailable as e:
-            return _error(503, str(e))
+            return _unavailable(e)
+        if stored["duplicate"]:
+            response.status_code = 200
         return {**stored, **checked, "device": checked["environment"]}
 
-    @app.get("/api/certificates")
+    @app.get("/api/certificates", responses={503: {"description": "the registry's database cannot be used now"}})
     def api_certificates(
         limit: int = Query(100, ge=1, le=1000),
+        before: int | None = Query(
+            None, ge=1, le=2**63 - 1, description="only ids below this: the previous page's next_before"
+        ),
         model_sha256: str | None = Query(
             None, max_length=64, description="only this model (its onnx/model.onnx sha256)"
         ),
         backend: str | None = Query(None, max_length=40),
     ):
-        """The recorded certificates (claims), newest first; rows that cannot be read are
-        skipped and listed under "skipped" with the reason."""
+        """The recorded certificates (claims), newest first, as summaries (GET
+        /api/certificates/{id} has the whole certificate); rows that cannot be read are skipped
+        and listed under "skipped" with the reason.  `next_before` pages on (null: the last page)."""
         try:
-            return app.state.store.list(limit, model_sha256=model_sha256, backend=backend)
+            return app.state.store.list(limit, before=before, model_sha256=model_sha256, backend=backend)
         except StoreUnavailable as e:
-            return _error(503, str(e))
+            return _unavailable(e)
+
+    @app.get(
+        "/api/certificates/{id}",
+        responses={
+            404: {"description": "no such record, or it cannot be read"},
+            503: {"description": "the registry's database cannot be used now"},
+        },
+    )
+    def api_certificate(id: int = InPath(..., ge=1, le=2**63 - 1)):
+        """One recorded certificate, whole: the summary record and the certificate itself."""
+        try:
+            rec = app.state.store.get(id)
+        except StoreUnavailable as e:
+            return _unavailable(e)
+        except Unreadable as e:
+            return _error(404, str(e))
+        return rec if rec is not None else _error(404, f"no certificate #{id} is recorded here")
 
     @app.get("/favicon.ico", include_in_schema=False)
     def _favicon():  # browsers ask for it; an empty answer keeps logs clean

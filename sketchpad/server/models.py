@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 from ..errors import InputError
+from .records import summary
 
 KEY_FILE = "onnx/model.onnx"  # what identifies a served model in the certificate registry
 
@@ -97,32 +98,15 @@ def recorded(store, key: str) -> list[dict]:
         return []
     return [
         dict(
-            summary(r["certificate"]), id=r["id"], received_at=r["received_at"], client=r["client"], device=r["device"]
+            r["summary"],
+            environment=r["device"],
+            id=r["id"],
+            received_at=r["received_at"],
+            client=r["client"],
+            device=r["device"],
         )
         for r in rows
     ]
-
-
-def _get(d, *path):
-    for k in path:
-        d = d.get(k) if isinstance(d, dict) else None
-    return d
-
-
-def summary(cert: dict) -> dict:
-    """The headline of a certificate (any shape: a stored row may be odd, a summary never fails)."""
-    r = _get(cert, "predicate", "result")
-    return {
-        "backend": _get(cert, "predicate", "backend", "name"),
-        "environment": _get(cert, "predicate", "environment"),
-        "passed": _get(r, "passed"),
-        "views": _get(r, "views"),
-        "passed_views": _get(r, "passed_views"),
-        "min_margin": _get(r, "min_margin"),
-        "min_margin_view": _get(r, "min_margin_view"),
-        "gate": _get(cert, "predicate", "adapter", "gate"),
-        "finished": _get(cert, "predicate", "time", "finished"),
-    }
 
 
 def check_uploaded(cert, served: ServedModel | None) -> dict:
