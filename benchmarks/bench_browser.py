@@ -76,6 +76,7 @@ def browser_figures(model_dir, provider, repeat):
     """A first visit (fresh profile: nothing cached, wasm compiled and tiered up from scratch)
     and a returning visit (reload: HTTP cache and V8's compiled-code cache), `repeat` times."""
     from sketchpad.certify.browser_backend import page_for, run_page_suite
+    from sketchpad.certify.chromium import wait_until
     from sketchpad.expr import evaluate_python, parse
     from sketchpad.server.live import page_server
 
@@ -84,7 +85,7 @@ def browser_figures(model_dir, provider, repeat):
         with page_server(model_dir) as url, page_for(url, provider) as page:
             first = {"load_ms": page.evaluate("window.__readyAt"), "suite": run_page_suite(page)}
             page.reload()
-            page.wait_for_function("document.body.dataset.state === 'ready'", timeout=120_000)
+            wait_until(page, "document.body.dataset.state === 'ready'", timeout=120_000)
             again = {"load_ms": page.evaluate("window.__readyAt"), "suite": run_page_suite(page)}
             out["first"].append(first)
             out["again"].append(again)

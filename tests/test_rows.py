@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
-
 from hostile import KINDS, hostile_graph
 from rows_vectors import LENGTH, STEPS, graph, vectors, write
+
 from sketchpad.certify.rows import check_graph
 from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.onnx_proto import ProtoError, external_files, read_model
@@ -214,7 +214,7 @@ def test_what_the_check_accepts_is_row_independent_in_onnx_runtime(name, data):
 def test_the_mixing_graphs_really_mix_rows_in_onnx_runtime():
     """The refusals are not for show: these graphs give a row another answer when its batch changes."""
     mixing = {"softmax along the batch", "reduce over the batch", "batch size into data", "cumsum along the batch"}
-    for name, data, code in vectors():
+    for name, data, _code in vectors():
         if name not in mixing:
             continue
         sess = _session(data)

@@ -39,7 +39,7 @@ def _app(db, **kw):
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(_app(tmp_path / "certs.sqlite")) as c:
+    with TestClient(_app(tmp_path / "certs.sqlite"), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -159,7 +159,7 @@ def test_a_body_that_never_finishes_is_408(live):
     host, port = live.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=60) as sock:
         sock.sendall(
-            b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b'Transfer-Encoding: chunked\r\n\r\n5\r\n{"exp\r\n'
         )
         answer = b""
@@ -201,7 +201,7 @@ def _poison(db_path, honest):
 
 def test_poisoned_rows_are_skipped_and_reported_never_fatal(tmp_path, honest, caplog):
     db = tmp_path / "certs.sqlite"
-    with TestClient(_app(db)) as c:
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:
         good = c.post("/api/certificates", json=honest)
         assert good.status_code == 201, good.text
         n_bad = _poison(db, honest)
@@ -216,7 +216,7 @@ def test_poisoned_rows_are_skipped_and_reported_never_fatal(tmp_path, honest, ca
         assert c.get("/api/model").status_code == 200
         assert "skipped certificate row" in caplog.text
     # ... and after a restart, the same: the registry stays readable, uploads still work.
-    with TestClient(_app(db)) as c:
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:
         body = c.get("/api/certificates").json()
         assert len(body["certificates"]) == 1 and len(body["skipped"]) == n_bad
         again = c.post("/api/certificates", json=honest)
@@ -269,7 +269,7 @@ def test_a_database_from_a_newer_server_is_read_where_it_can_be(tmp_path):
 def test_a_file_that_is_not_a_database_is_a_503_not_a_crash(tmp_path):
     db = tmp_path / "garbage.sqlite"
     db.write_bytes(b"this is not a database" * 100)
-    with TestClient(_app(db)) as c:
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:
         r = c.get("/api/certificates")
         assert r.status_code == 503 and "cannot be used" in r.json()["error"]
         assert c.post("/api/solve", json={"expr": "6 * 7"}).json()["result"] == "42"
@@ -335,7 +335,7 @@ def test_docs_reference_no_other_origin(client):
 
 
 def test_docs_without_swagger_ui_is_a_plain_page(tmp_path):
-    with TestClient(_app(tmp_path / "c.sqlite", swagger_dir=tmp_path / "none")) as c:
+    with TestClient(_app(tmp_path / "c.sqlite", swagger_dir=tmp_path / "none"), base_url="http://127.0.0.1") as c:
         r = c.get("/docs")
         assert r.status_code == 200 and "/api/solve" in r.text and "<script" not in r.text
         assert _other_origins(r.text) == []
@@ -351,7 +351,7 @@ def test_health_reports_the_queue(client):
 
 def test_startup_waits_with_503_json_not_a_hang(tmp_path):
     app = _app(tmp_path / "c.sqlite")
-    c = TestClient(app)  # lifespan not run: the model is "still loading"
+    c = TestClient(app, base_url="http://127.0.0.1")  # lifespan not run: the model is "still loading"
     r = c.get("/api/health")
     assert r.status_code == 503 and r.json()["status"] == "starting" and r.headers["retry-after"]
     r = c.post("/api/solve", json={"expr": "1 + 1"})

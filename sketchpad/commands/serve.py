@@ -85,6 +85,14 @@ def register(sub):
         metavar="N",
         help=f"most views in one model call (default {d.max_rows:,})",
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a DNS name clients may reach this server by for requests that change state (IP addresses and "
+        "localhost always may; repeatable)",
+    )
     p.set_defaults(func=run)
 
 
@@ -109,6 +117,7 @@ def run(args) -> int:
         allow_uncertified=args.allow_uncertified,
         max_digits=args.max_digits,
         capacity=capacity,
+        allowed_hosts=(*args.allowed_host, args.host),
     )
     if args.db:
         s.db_path = args.db
