@@ -139,7 +139,7 @@ def forged_certificate(honest: dict, model_dir: Path, backend: str = "onnx") -> 
     rewritten to the digests of the files in `model_dir` (which it claims to have checked)."""
     import copy
 
-    from sketchpad.model.onnx_stepper import CODE, BROWSER_CODE, find_onnx_dir, read_export
+    from sketchpad.model.onnx_stepper import BROWSER_CODE, CODE, find_onnx_dir, read_export
 
     files = read_export(find_onnx_dir(model_dir), CODE if backend == "onnx" else BROWSER_CODE)[0].files
     cert = copy.deepcopy(honest)

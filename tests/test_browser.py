@@ -71,8 +71,11 @@ def page(site, browser):
     ctx.route("**/*", guard)
     p = ctx.new_page()
     errors: list[str] = []
+    console: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(f"{site}/?provider=wasm&speed=6")
+    p.on("console", lambda m: console.append(m.text))
+    p.response = p.goto(f"{site}/?provider=wasm&speed=6")
+    p.console = console
     wait_until(p, "['ready', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     assert p.evaluate("document.body.dataset.state") == "ready", (p.inner_text("#error"), errors)
     p.external, p.errors, p.ctx = external, errors, ctx
@@ -147,6 +150,24 @@ def test_a_new_browser_certifies_itself_before_its_first_solve(site, browser):
         wait_until(p, "document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
     finally:
         ctx.close()
+
+
+def test_the_page_runs_under_its_content_security_policy(page):
+    """Loaded, certified and solving with the server's policy in force: nothing it needs is refused."""
+    from sketchpad.server.static import CSP
+
+    assert page.response.headers["content-security-policy"] == CSP
+    assert solve_in_page(page, "99 * 99") == "9801"
+    refused = [m for m in page.console if "Content Security Policy" in m or "Refused to" in m]
+    assert refused == [] and page.errors == [], refused + page.errors
+    # ... and it is in force: an injected inline script does not run
+    ran = page.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = 'window.__inline = 1';"
+        " document.body.append(s); s.remove(); return window.__inline === 1; }"
+    )
+    assert ran is False
+    wait_until(page, "true", timeout=1000)
+    assert any("inline script" in m for m in page.console), page.console[-3:]
 
 
 def test_thousand_digit_sum_matches_python(page):

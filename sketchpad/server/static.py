@@ -52,12 +52,16 @@ class IsolationHeaders:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
+        extra = self.extra
+        if scope.get("path", "").startswith("/model/"):  # a republished model is seen at once (ETag: cheap)
+            extra = [*extra, (b"cache-control", b"no-cache")]
+
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 have = {k.lower() for k, _ in message.get("headers", ())}
                 message = {
                     **message,
-                    "headers": [*message.get("headers", ()), *((k, v) for k, v in self.extra if k not in have)],
+                    "headers": [*message.get("headers", ()), *((k, v) for k, v in extra if k not in have)],
                 }
             await send(message)
 
