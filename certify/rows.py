@@ -74,7 +74,7 @@ class Fact:
 
 
 @dataclass
-class Verdict:
+class RowVerdict:
     ok: bool
     code: str | None = None
     message: str = ""
@@ -85,23 +85,23 @@ class Verdict:
         return {"ok": self.ok, "code": self.code, "message": self.message, "node": self.node}
 
 
-def check_graph(data: bytes, length: int, n_steps: int | None = None, trace: bool = False) -> Verdict:
+def check_graph(data: bytes, length: int, n_steps: int | None = None, trace: bool = False) -> RowVerdict:
     """The verdict on ONNX model bytes whose input_ids are [batch, length]."""
     try:
         model = read_model(data)
     except ProtoError as e:
-        return Verdict(False, "rows-format", f"the graph cannot be read unambiguously: {e}")
+        return RowVerdict(False, "rows-format", f"the graph cannot be read unambiguously: {e}")
     return check_model(model, length, n_steps, trace)
 
 
-def check_model(model: dict, length: int, n_steps: int | None = None, trace: bool = False) -> Verdict:
+def check_model(model: dict, length: int, n_steps: int | None = None, trace: bool = False) -> RowVerdict:
     lines = [] if trace else None
     at = [None]
     try:
         _check(model, length, n_steps, lines, at)
     except Refuse as e:
-        return Verdict(False, e.code, e.message, at[0], lines or [])
-    return Verdict(True, None, "", None, lines or [])
+        return RowVerdict(False, e.code, e.message, at[0], lines or [])
+    return RowVerdict(True, None, "", None, lines or [])
 
 
 def _check(model: dict, length: int, n_steps, lines, at) -> None:
@@ -230,7 +230,7 @@ def _output(outputs: list, facts: dict, n_steps) -> None:
 _VERDICTS: dict = {}
 
 
-def verdict_for(stepper) -> Verdict | None:
+def verdict_for(stepper) -> RowVerdict | None:
     """The verdict on a loaded stepper's graph (once per graph), or None for a backend that runs
     no graph from the model (torch runs fixed library code; README, "Certificates")."""
     data = getattr(stepper, "graph_bytes", None)
@@ -243,7 +243,7 @@ def verdict_for(stepper) -> Verdict | None:
     return _VERDICTS[key]
 
 
-def check_export(model_bytes: bytes, meta: dict, trace: bool = False) -> Verdict:
+def check_export(model_bytes: bytes, meta: dict, trace: bool = False) -> RowVerdict:
     """The verdict for an export's graph, with the view length and step count of its model.json."""
     try:
         length, n_steps = int(meta["encoding"]["length"]), len(meta["steps"])
