@@ -21,7 +21,7 @@ PAGE_TIMEOUT_MS = 120_000
 @contextlib.contextmanager
 def page_for(url: str, provider: str = "wasm", webgpu: bool = False, query: str = ""):
     """A loaded, ready page of the server at `url`; yields the Playwright page."""
-    from .chromium import browser
+    from .chromium import browser, wait_until
 
     with browser(webgpu=webgpu or provider == "webgpu") as b:
         page = b.new_page()
@@ -34,7 +34,7 @@ def page_for(url: str, provider: str = "wasm", webgpu: bool = False, query: str 
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{url}/?provider={provider}{query}")
         try:
-            page.wait_for_function("['ready', 'failed'].includes(document.body.dataset.state)", timeout=PAGE_TIMEOUT_MS)
+            wait_until(page, "['ready', 'failed'].includes(document.body.dataset.state)", timeout=PAGE_TIMEOUT_MS)
         except Exception:
             raise RuntimeError(f"the page did not become ready: {errors[:3]}") from None
         if page.evaluate("document.body.dataset.state") != "ready":
@@ -44,11 +44,11 @@ def page_for(url: str, provider: str = "wasm", webgpu: bool = False, query: str 
 
 def run_page_suite(page) -> dict:
     """Click the page's certification button; return its certificate and the time it took."""
+    from .chromium import wait_until
+
     t0 = time.perf_counter()
     page.click("#certify")
-    page.wait_for_function(
-        "['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=PAGE_TIMEOUT_MS
-    )
+    wait_until(page, "['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=PAGE_TIMEOUT_MS)
     seconds = time.perf_counter() - t0
     if page.evaluate("document.body.dataset.certState") == "error":
         raise RuntimeError(f"the page's certification suite failed to run: {page.inner_text('#cert-result')}")

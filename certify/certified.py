@@ -1,14 +1,20 @@
 """The product's only way to get a model stepper: load it, and let it run only under a
-certificate that the rule (policy.py) accepts for this model, here.
+certificate that this device's own suite produced and that the rule (policy.py) accepts for
+this model, here.
 
     stepper = load_certified(model_dir, backend, gate)
 
-1. The model is loaded; the loader records every file it read (stepper.manifest).
-2. A certificate is looked for among the model's committed certificates (they hold on the
-   machine that made them) and this device's cache (cache.py).  Each is checked by the rule.
-3. If none holds, the device certifies itself now: all of V, about a second on a CPU.  It says
-   so in one line (views, smallest margin, time) and caches the certificate when it holds.
-4. Otherwise the model is refused (Uncertified, exit 1), naming the failing views or the
+1. The model is loaded; the loader records every file it read (stepper.manifest) and runs
+   what it hashed.
+2. Its graph must be row-independent (rows.py: the verifier's own analysis of the loaded
+   bytes); otherwise it is refused before it runs a single view.
+3. Proof is looked for in this device's cache only (cache.py: entries tagged with this user's
+   key).  Certificates shipped in the model's certificates/ folder, on a server or in a
+   download are claims: anyone can write one, so they are never proof here.
+4. Without proof, the device certifies itself now: all of V in several batch compositions,
+   about a second on a CPU.  It says so in one line (with a progress bar on a terminal when it
+   takes more than a second) and caches the certificate when it holds.
+5. Otherwise the model is refused (Uncertified, exit 1), naming the failing views or the
    rule's reasons.  allow_uncertified=True (--allow-uncertified) is the only way around.
 
 `stepper.certificate` then says which certificate let it run (or that none did).
@@ -20,7 +26,6 @@ import sys
 import time
 from pathlib import Path
 
-from .. import strictjson
 from ..errors import SketchpadError
 from ..model.loading import load_stepper, resolve_model_dir
 from . import cache, policy
@@ -37,44 +42,52 @@ def _stderr(line: str) -> None:
 
 
 def committed(model_dir: Path) -> list[Path]:
+    """The certificates a model ships with: claims of the machines that made them."""
     return sorted((Path(model_dir) / "certificates").glob("*.json"))
 
 
-def find_certificate(expect: policy.Expectation, model_dir: Path):
-    """(certificate, where) for the first candidate the rule accepts, else (None, None)."""
-    for path in committed(model_dir):
-        try:
-            cert = strictjson.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if policy.check(cert, expect).ok:
-            return cert, str(path)
-    cert = cache.load(expect)
+def find_certificate(expect: policy.Expectation, model_dir: Path | None = None, warn=cache.warn):
+    """(certificate, where) from this device's own cache when the rule accepts it, else
+    (None, None).  `model_dir` is not searched: what a model ships is a claim, not proof."""
+    cert = cache.load(expect, warn=warn)
     if cert is not None and policy.check(cert, expect).ok:
         return cert, str(cache.path_for(expect))
     return None, None
 
 
-def self_certify(stepper, expect: policy.Expectation, announce=_stderr):
+def self_certify(stepper, expect: policy.Expectation, announce=_stderr, warn=cache.warn):
     """Run the suite here; cache and return (cert, verdict, path or None)."""
     from .run import certify
 
     t = time.perf_counter()
-    cert = certify(stepper)
+    cert = certify(stepper, seed=cache.suite_seed(warn=warn))
     verdict = policy.check(cert, expect)
     seconds = time.perf_counter() - t
     r = cert["predicate"]["result"]
-    path = cache.store(expect, cert) if verdict.ok else None
+    path = cache.store(expect, cert, warn=warn) if verdict.ok else None
     if announce:
         env = expect.environment or {}
         where = f"{stepper.backend}, {env.get('device', {}).get('name', 'this device')}"
+        runs = cert["predicate"]["suite"]["runs"]
         announce(
             f"sketchpad: certified this model on this device ({where}): {r['passed_views']}/{r['views']} "
-            f"views, smallest margin {r['min_margin']:.3f} (rule: > "
+            f"views in {runs} batch compositions, smallest margin {r['min_margin']:.3f} (rule: > "
             f"{cert['predicate']['margin_rule']['required']:.3f}), {seconds:.2f} s"
-            + (f"; cached in {path}" if path else "; the rule does NOT hold")
+            + (f"; cached in {path}" if path else "; the rule does NOT hold" if not verdict.ok else "; not cached")
         )
     return cert, verdict, path
+
+
+def _refuse_rows(stepper, expect: policy.Expectation, d: Path, allow_uncertified: bool, announce) -> bool:
+    """Refuse a graph that is not row-independent (True: run it anyway, allowed)."""
+    if expect.rows is None or expect.rows["ok"]:
+        return False
+    why = f"its graph is not shown to be row-independent: {expect.rows['message']}"
+    if not allow_uncertified:
+        raise Uncertified(f"the model in {d} is refused before it runs: {why} (--allow-uncertified runs it anyway)")
+    if announce:
+        announce(f"sketchpad: warning: running the model in {d} although {why} (--allow-uncertified)")
+    return True
 
 
 def load_certified(
@@ -82,6 +95,10 @@ def load_certified(
 ):
     d = resolve_model_dir(model_dir)
     stepper = load_stepper(d, backend, gate)
+    expect = policy.expect_from(stepper)
+    if _refuse_rows(stepper, expect, d, allow_uncertified, announce):
+        stepper.certificate = {"source": "none: --allow-uncertified (graph not row-independent)"}
+        return stepper
     if allow_uncertified:
         stepper.certificate = {"source": "none: --allow-uncertified"}
         if announce:
@@ -90,9 +107,8 @@ def load_certified(
                 f"(--allow-uncertified): its answers carry no guarantee"
             )
         return stepper
-    expect = policy.expect_from(stepper)
-    cert, where = find_certificate(expect, d)
-    source = "found"
+    cert, where = find_certificate(expect)
+    source = "cached"
     if cert is None:
         cert, verdict, where = self_certify(stepper, expect, announce)
         where = str(where) if where else None
@@ -116,5 +132,6 @@ def load_certified(
         "views": r["views"],
         "min_margin": r["min_margin"],
         "finished": cert["predicate"]["time"]["finished"],
+        "claims": [str(p) for p in committed(d)],
     }
     return stepper

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 
 CHROMIUM = os.environ.get("SKETCHPAD_CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -65,3 +66,17 @@ def browser(webgpu: bool = False):
             yield b
         finally:
             b.close()
+
+
+def wait_until(page, expression: str, timeout: float = 120_000, interval: float = 0.05):
+    """Wait until `expression` is truthy in the page; its value.  Playwright's wait_for_function
+    compiles its predicate with eval inside the page, which the page's Content-Security-Policy
+    forbids (no 'unsafe-eval', by design); page.evaluate goes through the DevTools protocol."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the page did not reach {expression!r} within {timeout / 1000:.0f} s")
+        time.sleep(interval)

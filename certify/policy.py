@@ -20,10 +20,18 @@ if, checked against what the loader itself loaded (`Expectation`):
                under any logit perturbation up to e.  The floor covers drift the certificate
                did not measure (another batch split or kernel path on the same device and
                library): 1 logit is ~10^4 times the float32 drift measured on CPU (~1e-4).
-  environment  same backend, execution provider, dtype, inference library versions and
-               device identity (CPU model string; the browser's adapter vendor, architecture
-               and driver): a certificate from another device does not hold for this one.
+  environment  same backend, execution provider, dtype, inference library versions and build,
+               thread settings and device identity (CPU vendor, model and instruction sets, OS
+               and architecture; the browser, its version and WebGPU adapter): a certificate
+               from another device does not hold for this one.
   gate         the adapter gate it certified is the gate in use.
+  rows         the graph the loader loaded is row-independent (sketchpad.certify.rows), as the
+               verifier itself establishes on the loaded bytes; the certificate's word on it is
+               not asked.  (The torch backend runs fixed library code: not applicable.)
+
+A certificate that passes this rule is still only a claim unless this device's own suite made
+it (certified.py): the rule re-derives what it can, but the logits and drift it records can be
+written by anyone.
 
 The same rule runs in the page (web/certify/policy.js) from the generated
 web/generated/certificate-rule.json (`rule_json`); tests run one tampering matrix on both.
@@ -44,7 +52,7 @@ DRIFT_FACTOR = 2.0
 VIEW_SET_NAME = "sketchpad/data/views.jsonl"
 # Fields of an environment, per backend, that must be equal (web/certify/policy.js builds the
 # browser's from the rule JSON).
-ENVIRONMENT_FIELDS = ("backend", "execution_provider", "dtype", "library", "device")
+ENVIRONMENT_FIELDS = ("backend", "execution_provider", "dtype", "library", "threads", "device")
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,7 @@ class Expectation:
     files: dict  # {subject name: sha256}: every file the loader read, and its code
     gate: float
     environment: dict | None  # None: not compared (a server checking another device's upload)
+    rows: dict | None = None  # the verifier's row-independence verdict on the loaded graph (None: torch)
 
     def required_files(self) -> dict:
         return {**self.files, VIEW_SET_NAME: shipped_view_set().sha256}
@@ -77,11 +86,15 @@ class Expectation:
 
 def expect_from(stepper, compare_environment: bool = True) -> Expectation:
     """The expectation for a loaded stepper (sketchpad.model.loading.load_stepper)."""
+    from .rows import verdict_for
+
+    rows = verdict_for(stepper)
     return Expectation(
         stepper.backend,
         dict(stepper.manifest.files),
         stepper.gate_value,
         stepper.environment() if compare_environment else None,
+        None if rows is None else rows.as_dict(),
     )
 
 
@@ -146,6 +159,8 @@ def check(cert, expect: Expectation) -> Verdict:
     gate = _get(p, "adapter", "gate")
     if not _finite(gate) or float(gate) != float(expect.gate):
         v.fail("gate", f"certifies the adapter at gate {gate}, not at gate {expect.gate:g}")
+    if expect.rows is not None and not expect.rows.get("ok"):
+        v.fail("rows", f"is for a graph that is not shown to be row-independent: {expect.rows.get('message')}")
     return v
 
 
@@ -252,6 +267,7 @@ def _environment(got, want: dict, v: Verdict) -> None:
 def rule_json() -> dict:
     """The rule's constants for JavaScript (web/generated/certificate-rule.json)."""
     from ..model.onnx_stepper import BROWSER_CODE, META
+    from .rows_table import table_json
 
     vs = shipped_view_set()
     return {
@@ -264,4 +280,5 @@ def rule_json() -> dict:
         "view_set": {"name": VIEW_SET_NAME, "sha256": vs.sha256, "count": vs.count},
         "environment_fields": list(ENVIRONMENT_FIELDS),
         "browser": {"backend": "browser", "model_json": META, "code": list(BROWSER_CODE)},
+        "rows": table_json(),
     }

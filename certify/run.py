@@ -1,19 +1,26 @@
 """The certification suite: every view of V through a loaded stepper, compared with the
 reference step, written as a certificate (an in-toto Statement, certify/statement.py).
 
-    stmt = certify(stepper)       # stepper: sketchpad.model.loading.load_stepper(...)
+    stmt = certify(stepper, seed=cache.suite_seed())   # stepper: sketchpad.model.loading.load_stepper(...)
     verdict = policy.check(stmt, policy.expect_from(stepper))
 
-V runs at two batch sizes (all of V at once, and one view per pass) and, where the backend's
-numbers can depend on it, at another thread count.  A view passes when every run gives the
-reference step with a margin above 0; the certificate records each view's step and smallest
-margin, the drift (the largest logit difference between the runs), and the numbers of the
-margin rule.  Whether the certificate lets the model run is policy.check's decision alone.
+V runs several times, in the batch compositions a solve can meet (`compositions`): all of V at
+once, one view per pass, and V shuffled into batches of random sizes (1 to 512 views), the
+shuffle and the sizes drawn from a seed of this device (certify/cache.py's suite_seed: the
+model's publisher cannot know it); on ONNX Runtime V shuffled runs once more, all at once, on
+another intra-op thread count.  Every row's logits are compared across all runs: the drift is
+the largest difference of any logit of any view between any two runs, and a view passes only
+when every run gives the reference step with a margin above 0.  The static row-independence
+check (certify/rows.py) is what makes a step a function of its view; these runs are defence
+in depth, and measure the drift the margin rule needs.  Whether the certificate lets the
+model run is policy.check's decision alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import math
 import time
 from pathlib import Path
 
@@ -39,45 +46,134 @@ def _display(path) -> str:
 
 def run_views(logits_fn, views, batch_size: int) -> tuple[np.ndarray, float]:
     """All views through `logits_fn`, `batch_size` at a time; (logits, seconds)."""
+    return run_batches(logits_fn, views, [batch_size] * -(-len(views) // max(1, batch_size)))
+
+
+def run_batches(logits_fn, views, sizes, tick=None) -> tuple[np.ndarray, float]:
+    """Views in order through `logits_fn` in batches of `sizes`; (logits, seconds)."""
     t = time.perf_counter()
-    parts = [
-        np.asarray(logits_fn(views[k : k + batch_size]), dtype=np.float32) for k in range(0, len(views), batch_size)
-    ]
+    parts, k = [], 0
+    for size in sizes:
+        if k >= len(views):
+            break
+        parts.append(np.asarray(logits_fn(views[k : k + size]), dtype=np.float32))
+        k += size
+        if tick:
+            tick(len(parts[-1]))
     return (np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)), time.perf_counter() - t
 
 
-def _runs(stepper, n: int, batch_sizes):
-    """(label, batch size, logits function) of every run: each batch size, and one more
-    thread count where the backend offers it (ONNX Runtime's intra-op threads)."""
-    out = [(f"batch {bs}", bs, stepper.logits) for bs in batch_sizes]
+@contextlib.contextmanager
+def _bar(progress, total: int):
+    """A tick function: `progress(done, total)` if given, else a tqdm bar on a terminal that
+    shows itself only when the suite takes more than a second."""
+    if progress is not None:
+        done = [0]
+
+        def tick(k):
+            done[0] += k
+            progress(done[0], total)
+
+        yield tick
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, delay=1.0, disable=None, leave=False, unit="view", desc="certifying") as bar:
+        yield bar.update
+
+
+def mulberry32(seed: int):
+    """A small 32-bit generator (web/certify/run.js has the same, number for number)."""
+    state = seed & 0xFFFFFFFF
+
+    def imul(a, b):
+        return (a * b) & 0xFFFFFFFF
+
+    def draw() -> float:
+        nonlocal state
+        state = (state + 0x6D2B79F5) & 0xFFFFFFFF
+        t = imul(state ^ (state >> 15), state | 1)
+        t = ((t + imul(t ^ (t >> 7), t | 61)) & 0xFFFFFFFF) ^ t
+        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
+
+    return draw
+
+
+def shuffled(n: int, seed: int, max_batch: int = 512) -> tuple[list[int], list[int]]:
+    """(order, batch sizes): a permutation of range(n) and sizes from 1 to max_batch drawn
+    log-uniformly, both from `seed` (web/certify/run.js: the same for the same seed)."""
+    draw = mulberry32(seed)
+    order = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    sizes, left, top = [], n, math.log2(max_batch)
+    while left > 0:
+        size = min(left, int(2 ** (draw() * top)))
+        sizes.append(size)
+        left -= size
+    return order, sizes
+
+
+def compositions(stepper, n: int, seed: int, batch_sizes=None) -> list[dict]:
+    """The runs of the suite: {label, fn, order (None: V in order), sizes}."""
+    if batch_sizes:
+        return [
+            {"label": f"batch {bs}", "fn": stepper.logits, "order": None, "sizes": [bs] * -(-n // bs)}
+            for bs in batch_sizes
+        ]
+    order, sizes = shuffled(n, seed)
+    runs = [
+        {"label": "all of V at once", "fn": stepper.logits, "order": None, "sizes": [n]},
+        {"label": "one view per pass", "fn": stepper.logits, "order": None, "sizes": [1] * n},
+        {"label": f"shuffled, {len(sizes)} batches of 1-512", "fn": stepper.logits, "order": order, "sizes": sizes},
+    ]
     other = getattr(stepper, "with_threads", None)
     if other is not None:
         alt = other(1 if stepper.threads != 1 else 2)
-        out.append((f"batch {batch_sizes[0]}, {alt.threads} thread(s)", batch_sizes[0], alt.logits))
-    return out
+        runs.append(
+            {"label": f"shuffled, all at once, {alt.threads} thread(s)", "fn": alt.logits, "order": order, "sizes": [n]}
+        )
+    return runs
 
 
-def certify(stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=None, progress=None) -> dict:
-    """Run the suite on `stepper` and return the certificate (a dict)."""
+def certify(
+    stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=None, progress=None, seed: int | None = None
+) -> dict:
+    """Run the suite on `stepper` and return the certificate (a dict).  A graph that is not
+    shown to be row-independent (certify/rows.py) is refused before any view runs.
+    batch_sizes: run V in order at exactly these sizes instead (tests, `--batch-sizes`).
+    seed: the suite order's seed (default: this device's, certify/cache.py)."""
     from .. import views as V
+    from .rows import NotRowIndependent, verdict_for
 
+    rows = verdict_for(stepper)
+    if rows is not None and not rows.ok:
+        raise NotRowIndependent(
+            f"the graph is not shown to be row-independent, so no suite can certify it: {rows.message}"
+        )
     entries = view_entries if view_entries is not None else V.load()
     views = [e["view"] for e in entries]
     expected = [e["step"] for e in entries]
-    batch_sizes = tuple(batch_sizes or (len(views), 1))
+    if seed is None and not batch_sizes:
+        from .cache import suite_seed
+
+        seed = suite_seed()
     started = _now()
+    runs = compositions(stepper, len(views), seed, batch_sizes)
     results, seconds = [], {}
-    runs = _runs(stepper, len(views), batch_sizes)
-    for label, bs, fn in runs:
-        logits, s = run_views(fn, views, bs)
-        results.append((logits, *steps_and_margins(logits, stepper.steps)))
-        seconds[label] = round(s, 4)
-        if progress:
-            progress(label, s)
-    base = results[0][0]
-    diff = np.zeros(len(views))
-    for logits, _, _ in results[1:]:
-        diff = np.maximum(diff, np.abs(base - logits).max(axis=1))
+    with _bar(progress, len(views) * len(runs)) as tick:
+        for run in runs:
+            order = run["order"] or range(len(views))
+            logits, s = run_batches(run["fn"], [views[i] for i in order], run["sizes"], tick)
+            if run["order"]:
+                back = np.empty_like(logits)
+                back[np.asarray(run["order"])] = logits
+                logits = back
+            results.append((logits, *steps_and_margins(logits, stepper.steps)))
+            seconds[run["label"]] = round(s, 4)
+    stacked = np.stack([r[0] for r in results])
+    diff = (stacked.max(axis=0) - stacked.min(axis=0)).max(axis=1) if len(views) else np.zeros(0)
     drift = float(diff.max()) if len(diff) else 0.0
 
     per_view, failed = [], []
@@ -87,7 +183,7 @@ def certify(stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=No
         ok = all(g == exp for g in gots) and margin > 0.0
         row = {"view": v.key(), "expected": exp.key(), "got": gots[0].key(), "margin": round(margin, 4), "pass": ok}
         if len(set(gots)) > 1:
-            row["got_by_run"] = {label: g.key() for (label, _, _), g in zip(runs, gots)}
+            row["got_by_run"] = {run["label"]: g.key() for run, g in zip(runs, gots)}
         per_view.append(row)
         if not ok:
             failed.append(dict(row, witness=entries[i].get("witness")))
@@ -114,7 +210,17 @@ def certify(stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=No
             "count": len(views),
             "shipped": V.file_sha256() == vs.sha256,
         },
-        "runs": [{"label": label, "batch_size": bs, "seconds": seconds[label]} for label, bs, _ in runs],
+        "runs": [
+            {
+                "label": run["label"],
+                "batches": len(run["sizes"]),
+                "batch_sizes": [min(run["sizes"]), max(run["sizes"])],
+                "shuffled": run["order"] is not None,
+                "seconds": seconds[run["label"]],
+            }
+            for run in runs
+        ],
+        "suite": {"seed": seed, "runs": len(runs), "row_independence": None if rows is None else "checked: passed"},
         "drift": {"max_abs_logit_diff": drift, "at_view": views[worst].key() if views else None},
         "margin_rule": {
             "floor": policy.MARGIN_FLOOR,

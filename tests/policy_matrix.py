@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 
 from sketchpad.certify.run import certify
+from sketchpad.certify.verify import browser_expectation
 from sketchpad.model.loading import load_stepper
 from sketchpad.model.onnx_stepper import browser_manifest
 
@@ -16,7 +17,8 @@ BROWSER_ENV = {
     "execution_provider": "wasm",
     "dtype": "float32",
     "library": {"browser": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0.0.0", "onnxruntime-web": "1.30.0"},
-    "device": {"platform": "Linux x86_64", "cores": 2, "adapter": None},
+    "threads": {"wasm": 2, "cross_origin_isolated": True},
+    "device": {"platform": "Linux", "architecture": "x86", "cores": 2, "adapter": None},
 }
 
 
@@ -32,7 +34,15 @@ def honest_certificate(model_dir) -> tuple[dict, dict]:
     p = cert["predicate"]
     p["backend"] = {"name": "browser"}
     p["environment"] = copy.deepcopy(BROWSER_ENV)
-    return cert, {"backend": "browser", "files": files, "gate": 1.0, "environment": copy.deepcopy(BROWSER_ENV)}
+    rows = browser_expectation(model_dir, 1.0).rows
+    expect = {
+        "backend": "browser",
+        "files": files,
+        "gate": 1.0,
+        "environment": copy.deepcopy(BROWSER_ENV),
+        "rows": rows,
+    }
+    return cert, expect
 
 
 def _subject(cert, name):
@@ -62,7 +72,14 @@ def edited_copies(model_dir, tmp) -> dict:
     return out
 
 
-def cases(cert: dict, expect: dict, edited: dict) -> list[dict]:
+def hostile_copy(tmp) -> dict:
+    """{case name: model directory}: the shipped export with a graph that reads its batch size."""
+    from hostile import hostile_model
+
+    return {"a graph that reads its batch size": hostile_model(tmp, "batch-size")}
+
+
+def cases(cert: dict, expect: dict, edited: dict, hostile: dict | None = None) -> list[dict]:
     """[{name, cert, expect, codes, server, model_dir}]: `server` is False where only the device itself can
     tell (its environment, the gate it runs at); the server records such a certificate as the
     sender's claim.  `edited`: edited_copies(), whose files the loader hashes afresh (the
@@ -153,4 +170,20 @@ def cases(cert: dict, expect: dict, edited: dict) -> list[dict]:
         files = browser_manifest(d).files
         case(name, ["subject-digest"], expect_fn=lambda e, files=files: e.update(files=files), model_dir=d)
     case("a gate other than the certificate's", ["gate"], expect_fn=lambda e: e.update(gate=0.5), server=False)
+    for name, d in (hostile or {}).items():
+        ex = browser_expectation(d, 1.0)
+        case(
+            name,
+            ["subject-digest", "rows"],
+            expect_fn=lambda e, ex=ex: e.update(files=ex.files, rows=ex.rows),
+            model_dir=d,
+        )
+        forged = [{"name": n, "digest": {"sha256": h}} for n, h in sorted(ex.files.items())]
+        case(
+            name + ", the certificate re-signed for it",
+            ["rows"],
+            cert_fn=lambda c, forged=forged: c.update(subject=forged + [_subject(c, "sketchpad/data/views.jsonl")]),
+            expect_fn=lambda e, ex=ex: e.update(files=ex.files, rows=ex.rows),
+            model_dir=d,
+        )
     return out

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
-from sketchpad.certify.chromium import available
+from sketchpad.certify.chromium import available, wait_until
 
 pytestmark = [
     pytest.mark.browser,
@@ -70,16 +71,19 @@ def page(site, browser):
     ctx.route("**/*", guard)
     p = ctx.new_page()
     errors: list[str] = []
+    console: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
-    p.goto(f"{site}/?provider=wasm&speed=6")
-    p.wait_for_function("['ready', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    p.on("console", lambda m: console.append(m.text))
+    p.response = p.goto(f"{site}/?provider=wasm&speed=6")
+    p.console = console
+    wait_until(p, "['ready', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     assert p.evaluate("document.body.dataset.state") == "ready", (p.inner_text("#error"), errors)
     p.external, p.errors, p.ctx = external, errors, ctx
     # A fresh browser has no certificate of its own: it says so, and certifies before solving.
-    p.wait_for_function("document.body.dataset.certified === 'no'", timeout=TIMEOUT)
+    wait_until(p, "document.body.dataset.certified === 'no'", timeout=TIMEOUT)
     p.status_before = p.inner_text("#cert-status")
     p.click("#certify")
-    p.wait_for_function("['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=TIMEOUT)
+    wait_until(p, "['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=TIMEOUT)
     p.cert_state = p.evaluate("document.body.dataset.certState")
     p.cert = p.evaluate("async () => (await fetch(document.getElementById('cert-download').href)).json()")
     yield p
@@ -89,7 +93,7 @@ def page(site, browser):
 def solve_in_page(p, expr: str) -> str:
     p.fill("#expr", expr)
     p.click("#solve")
-    p.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    wait_until(p, "['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     state = p.evaluate("document.body.dataset.state")
     assert state == "done", (state, p.inner_text("#error"))
     return p.inner_text("#answer").strip()
@@ -107,7 +111,10 @@ def test_certification_suite_passes_all_views(page, site, tmp_path):
     assert r["passed"] and r["views"] == r["passed_views"] == n and r["failed_views"] == 0
     assert f"{n}/{n} views passed" in page.inner_text("#cert-result")
     env = cert["predicate"]["environment"]
-    assert env["execution_provider"] == "wasm" and "Chrome" in env["library"]["browser"] and env["dtype"] == "float32"
+    assert env["execution_provider"] == "wasm" and env["dtype"] == "float32"
+    # the browser and its full version (the user agent string hides the minor numbers), threads
+    assert re.fullmatch(r"Chrom\w* \d+\.\d+\.\d+\.\d+", env["library"]["browser"]), env["library"]
+    assert env["threads"] == {"wasm": 2, "cross_origin_isolated": True} and env["device"]["cores"] >= 1
     assert env["library"]["onnxruntime-web"].startswith("1.30")
     assert cert["predicate"]["margin_rule"]["holds"]
     # The page's certificate holds under Python's rule for what the page loads (the graph,
@@ -122,7 +129,7 @@ def test_certification_suite_passes_all_views(page, site, tmp_path):
 
     listed = httpx.get(f"{site}/api/certificates").json()["certificates"]  # summaries; each whole by id
     assert any(httpx.get(f"{site}/api/certificates/{c['id']}").json()["certificate"] == cert for c in listed)
-    page.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
+    wait_until(page, "document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
     assert "Certified on this device" in page.inner_text("#cert-status")
 
 
@@ -133,16 +140,34 @@ def test_a_new_browser_certifies_itself_before_its_first_solve(site, browser):
     try:
         p = ctx.new_page()
         p.goto(f"{site}/?provider=wasm&speed=6")
-        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
-        p.wait_for_function("document.body.dataset.certified === 'no'", timeout=TIMEOUT)
+        wait_until(p, "document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        wait_until(p, "document.body.dataset.certified === 'no'", timeout=TIMEOUT)
         assert solve_in_page(p, "123456789 * 987654321") == str(123456789 * 987654321)
         assert p.evaluate("document.body.dataset.certified") == "yes"
         assert "1436/1436 views passed" in p.inner_text("#cert-result")
         p.reload()
-        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
-        p.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
+        wait_until(p, "document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        wait_until(p, "document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
     finally:
         ctx.close()
+
+
+def test_the_page_runs_under_its_content_security_policy(page):
+    """Loaded, certified and solving with the server's policy in force: nothing it needs is refused."""
+    from sketchpad.server.static import CSP
+
+    assert page.response.headers["content-security-policy"] == CSP
+    assert solve_in_page(page, "99 * 99") == "9801"
+    refused = [m for m in page.console if "Content Security Policy" in m or "Refused to" in m]
+    assert refused == [] and page.errors == [], refused + page.errors
+    # ... and it is in force: an injected inline script does not run
+    ran = page.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = 'window.__inline = 1';"
+        " document.body.append(s); s.remove(); return window.__inline === 1; }"
+    )
+    assert ran is False
+    wait_until(page, "true", timeout=1000)
+    assert any("inline script" in m for m in page.console), page.console[-3:]
 
 
 def test_thousand_digit_sum_matches_python(page):
@@ -168,7 +193,7 @@ def test_twenty_by_twenty_product_matches_python(page):
 def test_bad_input_shows_a_clear_message(page, expr, words):
     page.fill("#expr", expr)
     page.click("#solve")
-    page.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    wait_until(page, "['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     assert page.evaluate("document.body.dataset.state") == "error"
     msg = page.inner_text("#error")
     assert page.is_visible("#error") and words in msg.lower(), msg
@@ -259,16 +284,16 @@ def test_a_passing_certification_clears_the_old_error(site, browser):
         )
         p = ctx.new_page()
         p.goto(f"{site}/?provider=wasm&speed=6")
-        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        wait_until(p, "document.body.dataset.state === 'ready'", timeout=TIMEOUT)
         p.fill("#expr", "12 + 30")
         p.click("#solve")
-        p.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+        wait_until(p, "['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
         assert p.is_visible("#error") and "Certification could not start" in p.inner_text("#error")
         ctx.unroute("**/api/views")
         p.click("#certify")
-        p.wait_for_function("['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=TIMEOUT)
+        wait_until(p, "['passed', 'failed', 'error'].includes(document.body.dataset.certState)", timeout=TIMEOUT)
         assert p.evaluate("document.body.dataset.certState") == "passed", p.inner_text("#cert-result")
-        p.wait_for_function("document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
+        wait_until(p, "document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
         assert "Certified on this device" in p.inner_text("#cert-status")
         assert not p.is_visible("#error") and p.inner_text("#error") == ""
     finally:
@@ -281,7 +306,7 @@ def test_a_parse_error_clears_the_previous_sheet(page):
     assert page.inner_text("#answer-digits") == "7 digits"
     page.fill("#expr", "1 +")
     page.click("#solve")
-    page.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+    wait_until(page, "['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     assert page.evaluate("document.body.dataset.state") == "error"
     assert "syntax" in page.inner_text("#error").lower()
     assert page.get_attribute("#sheet", "data-lines") == "0"  # nothing of 1234 * 5678 is left
@@ -298,9 +323,7 @@ def test_copy_button_copies_exactly_the_digits(page, site):
         n = len(str(abs(want)))
         assert page.inner_text("#answer-digits") == f"{n:,} digits"
         page.click("#copy")
-        page.wait_for_function(
-            "document.getElementById('copy-status').textContent.startsWith('Copied')", timeout=TIMEOUT
-        )
+        wait_until(page, "document.getElementById('copy-status').textContent.startsWith('Copied')", timeout=TIMEOUT)
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied == str(want)  # exactly: sign and digits, no spaces, commas or newlines
         assert f"Copied {n:,} digits" in page.inner_text("#copy-status")
@@ -339,7 +362,7 @@ def test_solve_on_the_server_streams_progress(page):
         # Bad input from the server is shown like the page's own.
         page.fill("#expr", "5 // (3 - 3)")
         page.click("#solve")
-        page.wait_for_function("['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
+        wait_until(page, "['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
         assert page.evaluate("document.body.dataset.state") == "error"
         assert "zero" in page.inner_text("#error").lower()
     finally:
@@ -362,10 +385,10 @@ def test_a_server_record_is_reported_never_certified(page, site, browser):
     rec = r.json()
     ctx, p, external = _fresh(site, browser)
     try:
-        p.wait_for_function("document.body.dataset.state === 'ready'", timeout=TIMEOUT)
-        p.wait_for_function("document.body.dataset.certified === 'no'", timeout=TIMEOUT)
-        p.wait_for_function(
-            "document.getElementById('cert-status').textContent.includes('device like yours')", timeout=TIMEOUT
+        wait_until(p, "document.body.dataset.state === 'ready'", timeout=TIMEOUT)
+        wait_until(p, "document.body.dataset.certified === 'no'", timeout=TIMEOUT)
+        wait_until(
+            p, "document.getElementById('cert-status').textContent.includes('device like yours')", timeout=TIMEOUT
         )
         status = p.inner_text("#cert-status")
         assert "Certified on this device" not in status

@@ -200,7 +200,9 @@ def test_verify_catches_a_tampered_weight_file(model_copy, capsys):
         )
         == 0
     )
+    capsys.readouterr()
     assert main(["certify", "--verify", str(cert), "--model", str(model_copy)]) == 0
+    assert capsys.readouterr().out.startswith("claim: consistent (")  # a file is a claim, never proof
     path = model_copy / "base" / "model.safetensors"
     original = path.read_bytes()
     tampered = bytearray(original)
@@ -210,10 +212,13 @@ def test_verify_catches_a_tampered_weight_file(model_copy, capsys):
         capsys.readouterr()
         assert main(["certify", "--verify", str(cert), "--model", str(model_copy)]) == 1
         out = capsys.readouterr().out
-        assert "base/model.safetensors" in out and "FAILED" in out and "[subject-digest]" in out
+        assert "base/model.safetensors" in out and "claim: inconsistent" in out and "[subject-digest]" in out
     finally:
         path.write_bytes(original)
+    capsys.readouterr()
     assert main(["certify", "--verify", str(cert), "--model", str(model_copy), "--rerun"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("claim: consistent") and "proof: this device ran the suite" in out and "the rule holds" in out
 
 
 def test_verify_rejects_a_non_certificate(tmp_path, capsys):

@@ -148,7 +148,11 @@ def test_shipped_onnx_export_is_certified(shipped_copy):
     p = stmt["predicate"]
     assert p["result"]["passed"] and p["result"]["passed_views"] == len(V.load())
     assert p["backend"]["name"] == "onnx" and p["environment"]["execution_provider"] == "CPUExecutionProvider"
-    assert [r["label"] for r in p["runs"]] == ["batch 1436", "batch 1", "batch 1436, 1 thread(s)"]
+    runs = p["runs"]  # all of V, one view per pass, shuffled 1-512, shuffled on another thread count
+    assert [r["shuffled"] for r in runs] == [False, False, True, True] and p["suite"]["seed"] is not None
+    assert runs[0]["batch_sizes"] == [1436, 1436] and runs[1]["batch_sizes"] == [1, 1]
+    assert 1 <= runs[2]["batch_sizes"][0] <= runs[2]["batch_sizes"][1] <= 512 and runs[2]["batches"] > 2
+    assert runs[3]["label"].endswith("1 thread(s)")
     names = {s["name"]: s["digest"]["sha256"] for s in stmt["subject"]}
     assert names["onnx/model.onnx"] == sha256_file(shipped_copy / "onnx" / "model.onnx")
     assert "onnx/model.json" in names and "sketchpad/model/onnx_stepper.py" in names

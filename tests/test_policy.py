@@ -22,7 +22,7 @@ from sketchpad.model.loading import load_stepper
 from sketchpad.server import Settings, create_app
 
 from model_helpers import one_thread  # noqa: F401
-from policy_matrix import cases, edited_copies, honest_certificate
+from policy_matrix import cases, edited_copies, honest_certificate, hostile_copy
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
@@ -37,11 +37,16 @@ def model_copy(tmp_path_factory):
 @pytest.fixture(scope="module")
 def matrix(model_copy, tmp_path_factory):
     cert, expect = honest_certificate(model_copy)
-    return cases(cert, expect, edited_copies(model_copy, tmp_path_factory.mktemp("edited")))
+    return cases(
+        cert,
+        expect,
+        edited_copies(model_copy, tmp_path_factory.mktemp("edited")),
+        hostile_copy(tmp_path_factory.mktemp("h")),
+    )
 
 
 def _expect(e: dict) -> policy.Expectation:
-    return policy.Expectation(e["backend"], e["files"], e["gate"], e["environment"])
+    return policy.Expectation(e["backend"], e["files"], e["gate"], e["environment"], e.get("rows"))
 
 
 def test_matrix_on_the_python_rule(matrix):
@@ -89,7 +94,8 @@ def test_matrix_on_the_server_upload(matrix, model_copy, tmp_path):
         d = c["model_dir"] or str(model_copy)
         if d not in apps:
             apps[d] = TestClient(
-                create_app(Settings(db_path=str(tmp_path / f"{len(apps)}.sqlite"), model_dir=d, stepper="reference"))
+                create_app(Settings(db_path=str(tmp_path / f"{len(apps)}.sqlite"), model_dir=d, stepper="reference")),
+                base_url="http://127.0.0.1",
             )
         return apps[d]
 

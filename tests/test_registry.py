@@ -52,7 +52,7 @@ def _app(db, **kw):
 
 @pytest.fixture
 def client(registry_db):
-    with TestClient(_app(registry_db)) as c:
+    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -82,7 +82,7 @@ def _post_raw(c, url, text):
 
 
 def test_a_certificate_is_recorded_once_and_persists(registry_db, honest):
-    with TestClient(_app(registry_db)) as c:
+    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:
         r = c.post("/api/certificates", json=honest)
         assert r.status_code == 201, r.text
         first = r.json()
@@ -96,7 +96,7 @@ def test_a_certificate_is_recorded_once_and_persists(registry_db, honest):
         assert row["id"] == first["id"] and "certificate" not in row  # a listing shows summaries
         assert row["summary"]["views"] == 1436 and row["summary"]["passed"] is True
         assert row["device"] == honest["predicate"]["environment"]
-    with TestClient(_app(registry_db)) as c:  # a restarted server reads it from the database
+    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:  # a restarted server reads it from the database
         whole = c.get(f"/api/certificates/{first['id']}")
         assert whole.status_code == 200 and whole.json()["certificate"] == honest
         assert c.post("/api/certificates", json=honest).status_code == 200
@@ -150,7 +150,7 @@ def test_paging_visits_every_row_once_newest_first(registry_db, store):
     assert pages(5) == sorted(ids, reverse=True) == pages(23) == pages(100)
     assert pages(4, model_sha256="b") == sorted((x for i, x in enumerate(ids) if i % 3 == 0), reverse=True)
     assert pages(1, model_sha256="nothing") == []
-    with TestClient(_app(registry_db)) as c:  # the same through the API
+    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:  # the same through the API
         seen, url = [], "/api/certificates?limit=7"
         while url:
             body = c.get(url).json()
@@ -240,7 +240,7 @@ def _poison(db, honest) -> dict:
 
 
 def test_poisoned_rows_are_skipped_and_reported_never_fatal(registry_db, honest, caplog):
-    with TestClient(_app(registry_db)) as c:
+    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:
         good = c.post("/api/certificates", json=honest)
         assert good.status_code == 201, good.text
         n_bad = len(_poison(registry_db, honest))
@@ -269,7 +269,7 @@ def test_poisoned_rows_are_skipped_and_reported_never_fatal(registry_db, honest,
                 break
         assert len(seen) == len(set(seen)) == n_bad + 1
     # ... and after a restart, the same: the registry stays readable, uploads still work.
-    with TestClient(_app(registry_db)) as c:
+    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:
         body = c.get("/api/certificates").json()
         assert len(body["certificates"]) == 1 and len(body["skipped"]) == n_bad
         again = c.post("/api/certificates", json=honest)
@@ -370,7 +370,7 @@ def test_a_database_from_a_newer_server_is_read_where_it_can_be(registry_db, cap
 def test_a_file_that_is_not_a_database_is_a_503_not_a_crash(tmp_path):
     db = tmp_path / "garbage.sqlite"
     db.write_bytes(b"this is not a database" * 100)
-    with TestClient(_app(db)) as c:
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:
         r = c.get("/api/certificates")
         assert r.status_code == 503 and "cannot be used" in r.json()["error"] and r.headers["retry-after"]
         assert c.get("/api/certificates/1").status_code == 503

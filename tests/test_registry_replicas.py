@@ -62,7 +62,7 @@ def down(pg_cluster):
 
 def test_postgresql_down_solves_go_on_registry_503_then_recovers(pg_cluster, down, honest):
     db = pg_cluster.create_database("down_and_up")
-    with TestClient(_app(db)) as c:
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:
         first = c.post("/api/certificates", json=honest)
         assert first.status_code == 201, first.text
         down()
@@ -89,7 +89,7 @@ def test_a_database_restart_between_requests_costs_no_request(pg_cluster, honest
     """Every pooled connection is dead after the restart; each is pinged when taken from the
     pool and replaced, so the first request after it is answered as if nothing happened."""
     db = pg_cluster.create_database("restart_between")
-    with TestClient(_app(db)) as c:
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:
         first = c.post("/api/certificates", json=honest)
         assert first.status_code == 201, first.text
         for _ in range(2):
@@ -102,7 +102,7 @@ def test_a_database_restart_between_requests_costs_no_request(pg_cluster, honest
 def test_a_server_started_while_postgresql_is_down_migrates_when_it_returns(pg_cluster, down, honest):
     db = pg_cluster.create_database("started_down")
     down()
-    with TestClient(_app(db)) as c:  # starts: solves work, the registry waits for its database
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:  # starts: solves work, the registry waits for its database
         assert c.get("/api/health").json()["registry"] == {"engine": "postgresql", "usable": False}
         assert c.post("/api/solve", json={"expr": "2 + 2"}).json()["result"] == "4"
         assert c.get("/api/certificates").status_code == 503

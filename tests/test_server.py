@@ -23,7 +23,7 @@ from sketchpad.server import Settings, create_app
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     db = tmp_path_factory.mktemp("db") / "certs.sqlite"
-    with TestClient(create_app(Settings(db_path=str(db), stepper="reference"))) as c:
+    with TestClient(create_app(Settings(db_path=str(db), stepper="reference")), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -202,7 +202,7 @@ def served(tmp_path_factory):
     db = tmp_path_factory.mktemp("served") / "certs.sqlite"
     app = create_app(Settings(db_path=str(db), model_dir=DEFAULT_MODEL_DIR, stepper="reference"))
     cert, _ = honest_certificate(DEFAULT_MODEL_DIR)
-    with TestClient(app) as c:
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         yield c, cert, db
 
 

@@ -26,7 +26,7 @@ def _app(db, **kw):
 
 @pytest.fixture
 def client(tmp_path):
-    with TestClient(_app(tmp_path / "certs.sqlite")) as c:
+    with TestClient(_app(tmp_path / "certs.sqlite"), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -127,7 +127,7 @@ def test_a_body_that_never_finishes_is_408(live):
     host, port = live.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=60) as sock:
         sock.sendall(
-            b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b'Transfer-Encoding: chunked\r\n\r\n5\r\n{"exp\r\n'
         )
         answer = b""
@@ -160,7 +160,7 @@ def test_docs_reference_no_other_origin(client):
 
 
 def test_docs_without_swagger_ui_is_a_plain_page(tmp_path):
-    with TestClient(_app(tmp_path / "c.sqlite", swagger_dir=tmp_path / "none")) as c:
+    with TestClient(_app(tmp_path / "c.sqlite", swagger_dir=tmp_path / "none"), base_url="http://127.0.0.1") as c:
         r = c.get("/docs")
         assert r.status_code == 200 and "/api/solve" in r.text and "<script" not in r.text
         assert _other_origins(r.text) == []
@@ -176,7 +176,7 @@ def test_health_reports_the_queue(client):
 
 def test_startup_waits_with_503_json_not_a_hang(tmp_path):
     app = _app(tmp_path / "c.sqlite")
-    c = TestClient(app)  # lifespan not run: the model is "still loading"
+    c = TestClient(app, base_url="http://127.0.0.1")  # lifespan not run: the model is "still loading"
     r = c.get("/api/health")
     assert r.status_code == 503 and r.json()["status"] == "starting" and r.headers["retry-after"]
     r = c.post("/api/solve", json={"expr": "1 + 1"})

@@ -30,12 +30,15 @@
 //   #cert-failures   failing views, if any; #cert-download the certificate JSON
 //   #cert-provider   the execution provider the suite runs on; #cert-upload server record
 //   #debug-banner    shown when a debugging stepper replaces the model
-// State for tests: <body data-state="loading|ready|certifying|solving|done|error|failed">,
+//   #model-confirm   the prompt for a ?model= on another origin: #model-confirm-origin names it,
+//                    #model-confirm-load loads it, #model-confirm-cancel keeps this site's model
+// State for tests: <body data-state="loading|confirm|ready|certifying|solving|done|error|failed">,
 // data-certified="yes|no|unknown" and data-cert-state="running|passed|failed|error";
 // data-solved-on="page|server" and, for a server solve, data-progress-events (how many came) and
 // data-progress-percent (the last estimated percentage).
 //
-// URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json, ?allow-uncertified=1,
+// URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json (another origin only after
+// the user confirms #model-confirm, which names it), ?allow-uncertified=1,
 // ?speed=0..6, ?expr=..., ?server=1 (solve on the server), and for debugging only ?stepper=reference (the reference table from
 // /api/views instead of the model, with a visible banner).
 
@@ -163,7 +166,7 @@ async function loadStepper() {
     return;
   }
   const provider = params.get('provider') || 'auto';
-  const model = await loadModel({ modelUrl: params.get('model') || '/model/model.json', provider });
+  const model = await loadModel({ modelUrl: await modelUrl(), provider });
   state.model = model;
   state.stepper = model.stepper;
   const i = model.info;
@@ -173,6 +176,36 @@ async function loadStepper() {
     + (model.provider === 'wasm' ? ` · ${i.numThreads} threads${i.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}` : '');
   $('cert-provider').textContent = `provider: ${model.provider}`;
   await refreshCertStatus();
+}
+
+/** The model to load: this site's, or one ?model= names on this origin; a model on another origin
+ *  only when the user confirms a prompt that names that origin (its publisher is not this site). */
+async function modelUrl() {
+  const own = '/model/model.json';
+  const asked = params.get('model');
+  if (!asked) return own;
+  let url;
+  try {
+    url = new URL(asked, location.href);
+  } catch {
+    throw new Error(`?model= is not a URL: ${asked}`);
+  }
+  if (url.origin === location.origin) return url.href;
+  const box = $('model-confirm');
+  $('model-confirm-origin').textContent = url.origin;
+  box.hidden = false;
+  setState('confirm');
+  const yes = await new Promise((resolve) => {
+    $('model-confirm-load').onclick = () => resolve(true);
+    $('model-confirm-cancel').onclick = () => resolve(false);
+  });
+  box.hidden = true;
+  setState('loading');
+  if (!yes) {
+    $('model-status').textContent = `Not loading the model from ${url.origin}: using this site's model.`;
+    return own;
+  }
+  return url.href;
 }
 
 async function viewRows() {
@@ -228,6 +261,7 @@ async function onSolve(ev) {
       showError(`This model does not pass certification on this device with the ${state.model?.provider} provider`
         + (fails.length ? `: ${fails.length} views fail, e.g. [${fails.slice(0, 3).map((f) => f.view).join('], [')}]` : '')
         + (status.verdict?.reasons.length ? ` (${status.verdict.reasons.map(([, m]) => m)[0]})` : '')
+        + (status.refused ? ` (its graph is not shown to be row-independent: ${status.refused.message})` : '')
         + (status.error ? ` (${status.error.message})` : '')
         + '. Tick "solve without a passing certificate" to run it anyway.');
       setState('error');

@@ -9,7 +9,7 @@
 // time, the device as the certificate describes it) and re-checks it with the rule on upload,
 // but it cannot see the sender's device: only this browser's own run counts here.
 
-import { findCertificate, ensureCertified, expectationOf } from './certify/certified.js';
+import { findCertificate, ensureCertified, expectationOf, refusedGraph } from './certify/certified.js';
 import { ENVIRONMENT_FIELDS, canonical, check, viewSetOf } from './certify/policy.js';
 import { certifyInPage } from './certify/run.js';
 import * as cache from './certify/cache.js';
@@ -45,12 +45,19 @@ async function reportedLikeYours(model, rows) {
 export async function checkCertificate(model, rows) {
   if (!model) return { ok: false, source: null, reason: 'no model loaded' };
   const found = await findCertificate(model, rows);
-  if (found.ok) return found;
+  if (found.ok || found.refused) return found;
   return { ...found, reported: await reportedLikeYours(model, rows) };
 }
 
 export function describeStatus(status, model) {
   if (!model) return { text: 'No model is loaded.', cls: 'cert-no' };
+  if (status.refused) {
+    return {
+      text: `Refused: this model's graph is not shown to be row-independent (${status.refused.message}). A step of it `
+        + 'could depend on the batch it runs in, so no finite check can certify it; it is neither certified nor run here.',
+      cls: 'cert-no',
+    };
+  }
   if (status.ok) {
     const p = status.cert.predicate;
     return {
@@ -129,6 +136,14 @@ export async function runSuite({ model, rows, force, after }) {
   try {
     const t0 = performance.now();
     let status;
+    const refused = refusedGraph(model);
+    if (refused) {
+      $('cert-result').textContent = `Not run: the graph is not shown to be row-independent (${refused.message}).`;
+      $('cert-result').classList.add('fail');
+      await after?.(refused);
+      document.body.dataset.certState = 'failed';
+      return refused;
+    }
     if (force) {
       const cert = await certifyInPage({ model, views: rows, onProgress });
       const verdict = check(cert, expectationOf(model), await viewSetOf(rows));

@@ -13,10 +13,18 @@
 // table equals the Python tokenizer on every possible view).  The graph takes input_ids
 // [B, L] int64 and gate [1] float32 and returns step logits [B, nSteps].
 //
+// The graph is parsed here (onnx_proto.js) and checked for row independence (certify/rows.js)
+// before anything certifies it: model.rows is that verdict.  External data files the graph
+// names (plain file names beside model.json, nothing else) are fetched, hashed and handed to
+// ONNX Runtime Web as the same bytes (its externalData option), like model.json and the graph.
+//
 // Provider 'auto' picks WebGPU only when navigator.gpu offers a real adapter; a fallback
 // adapter (SwiftShader, a CPU emulation) is ~50x slower than wasm, so it is used only when
 // asked for explicitly ('webgpu').  ONNX Runtime Web's JS and wasm come from this server
 // (/vendor/ort/, i.e. node_modules/onnxruntime-web/dist): nothing is fetched from elsewhere.
+
+import { externalFiles, readModel } from './onnx_proto.js';
+import { checkModel } from './certify/rows.js';
 
 const ORT_BASE = '/vendor/ort/';
 
@@ -89,15 +97,45 @@ async function codeSha256() {
   return sha256Hex(new Uint8Array(await r.arrayBuffer()));
 }
 
+/** The browser's name and full version (the reduced user agent string hides the version). */
+async function browserIdentity() {
+  const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent;
+  try {
+    const hints = await navigator.userAgentData.getHighEntropyValues(['fullVersionList', 'architecture', 'bitness', 'platformVersion']);
+    const brand = (hints.fullVersionList || []).find((b) => !/not.a.brand/i.test(b.brand) && b.brand !== 'Chromium')
+      || (hints.fullVersionList || []).find((b) => !/not.a.brand/i.test(b.brand));
+    return {
+      browser: brand ? `${brand.brand} ${brand.version}` : ua, userAgent: ua,
+      architecture: hints.architecture || null, bitness: hints.bitness || null, platformVersion: hints.platformVersion || null,
+    };
+  } catch {
+    return { browser: ua, userAgent: ua, architecture: null, bitness: null, platformVersion: null };
+  }
+}
+
 /** Where this stepper runs, in the fields the rule compares (sketchpad/model/environment.py). */
-function environmentOf(provider, ortVersion, dtype, gpu) {
-  const adapter = gpu ? { ...gpu.info } : null;       // vendor, architecture, device, description, fallback
+function environmentOf(provider, ortVersion, dtype, gpu, who, threads) {
+  const adapter = gpu ? { ...gpu.info } : null;       // vendor, architecture, device, description, isFallbackAdapter
   return {
     backend: 'browser', execution_provider: provider, dtype,
-    library: { browser: navigator.userAgent, 'onnxruntime-web': ortVersion },
-    device: { platform: navigator.userAgentData?.platform ?? navigator.platform ?? null,
-      cores: navigator.hardwareConcurrency ?? null, adapter },
+    library: { browser: who.browser, 'onnxruntime-web': ortVersion },
+    threads: { wasm: threads, cross_origin_isolated: globalThis.crossOriginIsolated === true },
+    device: {
+      platform: navigator.userAgentData?.platform ?? navigator.platform ?? null, platform_version: who.platformVersion,
+      architecture: who.architecture, bitness: who.bitness, cores: navigator.hardwareConcurrency ?? null,
+      user_agent: who.userAgent, adapter,
+    },
   };
+}
+
+/** A file name beside model.json: letters, digits, '.', '_', '-'; no folders, nothing hidden, nothing a
+ *  URL reads otherwise (sketchpad/model/onnx_stepper.py's plain_name). */
+const plainName = (name) => typeof name === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
+
+async function fetchBytes(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`cannot load ${url}: HTTP ${r.status}`);
+  return new Uint8Array(await r.arrayBuffer());
 }
 
 export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = defaultThreads() } = {}) {
@@ -116,16 +154,27 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
   const metaBytes = new Uint8Array(await metaResp.arrayBuffer());
   const metaSha256 = await sha256Hex(metaBytes);       // model.json is a certificate subject too
   const meta = JSON.parse(new TextDecoder().decode(metaBytes));
+  if (!plainName(meta.onnx)) throw new Error(`${modelUrl} names no graph file beside it`);
   const onnxUrl = new URL(meta.onnx, new URL(modelUrl, location.href)).href;
-  const resp = await fetch(onnxUrl);
-  if (!resp.ok) throw new Error(`cannot load ${onnxUrl}: HTTP ${resp.status}`);
-  const bytes = new Uint8Array(await resp.arrayBuffer());
+  const bytes = await fetchBytes(onnxUrl);
   const onnxSha256 = await sha256Hex(bytes);
   if (meta.onnx_sha256 && onnxSha256 !== meta.onnx_sha256) {
     throw new Error(`the ONNX file does not match model.json (sha256 ${onnxSha256.slice(0, 12)}…, expected ${meta.onnx_sha256.slice(0, 12)}…)`);
   }
+  // The graph as the check reads it, and its verdict: the page's own, never the file's word.
+  const graph = readModel(bytes);
+  const rows = checkModel(graph, meta.encoding.length, meta.steps.length);
+  delete rows.trace;
+  const external = {};
+  for (const name of externalFiles(graph)) {
+    if (!plainName(name)) throw new Error(`the graph ${meta.onnx} names external data outside its directory: '${name}'`);
+    external[name] = await fetchBytes(new URL(name, onnxUrl).href);
+  }
+  const externalSha256 = {};
+  for (const [name, data] of Object.entries(external)) externalSha256[`onnx/${name}`] = await sha256Hex(data);
   const session = await ort.InferenceSession.create(bytes, {
     executionProviders: [chosen.provider], graphOptimizationLevel: 'all',
+    ...(Object.keys(external).length ? { externalData: Object.entries(external).map(([path, data]) => ({ path, data })) } : {}),
   });
 
   const L = meta.encoding.length;
@@ -165,7 +214,7 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
 
   const ortVersion = ort.env.versions?.web || ort.env.versions?.common || 'unknown';
   // Every file this loader read, by the names certificates use (Python's browser_manifest).
-  const manifest = { 'onnx/model.json': metaSha256, [`onnx/${meta.onnx}`]: onnxSha256, [CODE_NAME]: await codeHash };
+  const manifest = { 'onnx/model.json': metaSha256, [`onnx/${meta.onnx}`]: onnxSha256, ...externalSha256, [CODE_NAME]: await codeHash };
   const info = {
     provider: chosen.provider,
     ortVersion,
@@ -178,9 +227,10 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
     gate: gateTensor.data[0],
     loadMs: performance.now() - t0,
   };
+  const who = await browserIdentity();
   return {
-    stepper, logits, provider: chosen.provider, info, steps, meta, manifest,
-    environment: environmentOf(chosen.provider, ortVersion, info.dtype, chosen.gpu),
+    stepper, logits, provider: chosen.provider, info, steps, meta, manifest, rows,
+    environment: environmentOf(chosen.provider, ortVersion, info.dtype, chosen.gpu, who, info.numThreads ?? null),
     get forwardPasses() { return forwardPasses; },
     release: () => session.release(),
   };

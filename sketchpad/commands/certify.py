@@ -29,10 +29,16 @@ def register(sub):
         "--batch-sizes",
         default=None,
         metavar="N,M",
-        help="the batch sizes to run V at (default: all of V at once, and 1)",
+        help="run V in order at exactly these batch sizes instead of the suite's compositions "
+        "(all of V, one view per pass, shuffled batches of 1-512 from this device's seed); "
+        "such a run is not cached as this device's proof",
     )
     p.add_argument("--verify", metavar="CERT.json", help="check an existing certificate against the rule instead")
-    p.add_argument("--rerun", action="store_true", help="with --verify: also run the views again")
+    p.add_argument(
+        "--rerun",
+        action="store_true",
+        help="with --verify: run the suite on this device, which turns the claim into proof (or refutes it)",
+    )
     p.set_defaults(func=run)
 
 
@@ -58,20 +64,26 @@ def _write(cert: dict, out: Path) -> Path:
 
 
 def verify(args) -> int:
+    """A certificate file is a claim: "claim: consistent" or "claim: inconsistent (reason)";
+    with --rerun this device's own run says "proof: ...".  Exit 0 only when the claim is
+    consistent (and, with --rerun, proved here)."""
     from ..certify.verify import verify
 
     rep = verify(args.verify, model_dir=args.model, backend=args.backend, rerun=args.rerun)
-    for code, message in rep.verdict.reasons:
-        print(f"FAIL  [{code}] {message}")
+    if rep.consistent:
+        print(
+            f"claim: consistent ({args.verify} holds for the {rep.backend} model under the rule, "
+            f"{rep.files_checked} files checked against what the loader loads; it is a claim until this "
+            f"device runs the suite{'' if args.rerun else ': --rerun'})"
+        )
+    else:
+        print(f"claim: inconsistent ({rep.verdict.summary(limit=2)})")
+        for code, message in rep.verdict.reasons:
+            print(f"  [{code}] {message}")
     for note in rep.notes:
         print(f"note  {note}")
-    print(
-        f"{'OK' if rep.ok else 'FAILED'}: {args.verify} holds for the {rep.backend} model "
-        f"({rep.files_checked} files checked against what the loader loads"
-        f"{', views re-run' if args.rerun and rep.ok and rep.backend != 'browser' else ''})"
-        if rep.ok
-        else f"FAILED: {args.verify} does not hold for the {rep.backend} model"
-    )
+    if rep.proof_line:
+        print(rep.proof_line)
     return 0 if rep.ok else 1
 
 
@@ -89,11 +101,12 @@ def run(args) -> int:
     from ..model.loading import load_stepper
 
     stepper = load_stepper(model_dir, args.backend, args.gate)
-    cert = certify(stepper, batch_sizes=sizes)
+    cert = certify(stepper, batch_sizes=sizes, seed=None if sizes else cache.suite_seed())
     verdict = policy.check(cert, policy.expect_from(stepper))
     where = [str(_write(cert, args.out))] if args.out else []
-    if verdict.ok:
-        where.append(str(cache.store(policy.expect_from(stepper), cert)))
+    if verdict.ok and not sizes:  # the device's own suite, in its own compositions: proof here
+        stored = cache.store(policy.expect_from(stepper), cert)
+        where += [str(stored)] if stored else []
     return report(cert, verdict, where)
 
 
@@ -102,13 +115,16 @@ def _browser(args, model_dir: Path, sizes) -> int:
         raise InputError("--backend browser certifies the page's model at gate 1 with its own batch sizes")
     from ..certify import policy
     from ..certify.browser_backend import certify_in_browser
-    from ..model.onnx_stepper import browser_manifest
+    from ..certify.rows import NotRowIndependent
+    from ..certify.verify import browser_expectation
     from ..server.live import page_server
 
-    manifest = browser_manifest(model_dir)  # refuses a model with no export, before Chromium starts
+    expect = browser_expectation(model_dir, 1.0)  # refuses a model with no export, before Chromium starts
+    if not expect.rows["ok"]:
+        raise NotRowIndependent(f"the graph is not shown to be row-independent: {expect.rows['message']}")
     with page_server(model_dir) as url:
         cert = certify_in_browser(url)
-    verdict = policy.check(cert, policy.Expectation("browser", manifest.files, 1.0, None))
+    verdict = policy.check(cert, expect)
     return report(cert, verdict, [str(_write(cert, args.out))] if args.out else [])
 
 

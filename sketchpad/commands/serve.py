@@ -89,6 +89,14 @@ def register(sub):
         metavar="N",
         help=f"most views in one model call (default {d.max_rows:,})",
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a DNS name clients may reach this server by for requests that change state (IP addresses and "
+        "localhost always may; repeatable)",
+    )
     p.set_defaults(func=run)
 
 
@@ -115,6 +123,7 @@ def run(args) -> int:
         allow_uncertified=args.allow_uncertified,
         max_digits=args.max_digits,
         capacity=capacity,
+        allowed_hosts=(*args.allowed_host, args.host),
     )
     from ..server.database import ENV, database_url
 

@@ -49,21 +49,46 @@ ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
 
 def load_adapted(model_dir: Path, gate: float = 1.0, manifest=None):
     """(peft model in eval mode, ViewTokenizer, AdapterGate) from a model directory.  Every file
-    is recorded in `manifest` (sketchpad.model.manifest) before it is loaded."""
-    from peft import PeftModel
-
-    from .backbone import checkpoint_files, load_base_model
+    is read once, through `manifest` (sketchpad.model.manifest), which hashes the bytes it
+    reads; the model is built from those same bytes, so what was hashed is what runs."""
+    from .backbone import base_from_files
     from .manifest import Manifest
     from .vocab import VOCAB_FILE, StepVocab
 
     model_dir = Path(model_dir)
     m = manifest if manifest is not None else Manifest(model_dir)
-    for name in checkpoint_files(model_dir / BASE_DIR):
-        m.path(f"{BASE_DIR}/{name}")
-    for name in ADAPTER_FILES:
-        m.path(f"{ADAPTER_DIR}/{name}")
     vocab = StepVocab.parse(m.read_bytes(VOCAB_FILE))
-    base = load_base_model(model_dir / BASE_DIR)
-    model = PeftModel.from_pretrained(base, model_dir / ADAPTER_DIR, is_trainable=False).eval()
+    base = base_from_files(model_dir / BASE_DIR, lambda name: m.read_bytes(f"{BASE_DIR}/{name}"))
+    model = adapter_from_bytes(
+        base,
+        m.read_bytes(f"{ADAPTER_DIR}/adapter_config.json"),
+        m.read_bytes(f"{ADAPTER_DIR}/adapter_model.safetensors"),
+    )
     g = AdapterGate(gate).attach(model)
     return model, ViewTokenizer.from_vocab(vocab), g
+
+
+def adapter_from_bytes(base, config_bytes: bytes, weight_bytes: bytes):
+    """peft's PeftModel.from_pretrained(base, dir) for inference, from the files' bytes."""
+    import json
+
+    from peft import PeftConfig, PeftModel, set_peft_model_state_dict
+    from peft.auto import MODEL_TYPE_TO_PEFT_MODEL_MAPPING
+    from safetensors.torch import load as load_safetensors
+
+    from ..errors import InputError
+
+    try:
+        cfg = json.loads(config_bytes)
+        cfg.pop("runtime_config", None)
+        config = PeftConfig.from_peft_type(**PeftConfig.check_kwargs(**cfg))
+    except (ValueError, KeyError, TypeError) as e:
+        raise InputError(f"the adapter config is not a peft config: {e}") from None
+    config.inference_mode = True
+    cls = MODEL_TYPE_TO_PEFT_MODEL_MAPPING.get(config.task_type, PeftModel)
+    model = cls(base, config, "default", autocast_adapter_dtype=True)
+    result = set_peft_model_state_dict(model, load_safetensors(weight_bytes), adapter_name="default")
+    missing = [k for k in result.missing_keys if "lora_" in k]
+    if missing:
+        raise InputError(f"the adapter weights lack {len(missing)} tensors (first {missing[0]})")
+    return model.eval()

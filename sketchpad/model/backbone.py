@@ -78,35 +78,74 @@ def quiet() -> None:
 
 
 def checkpoint_files(directory: Path) -> list[str]:
-    """The files `load_base_model` reads from a checkpoint directory (what from_pretrained opens
-    for the model: its config, generation config and safetensors weights; never the tokenizer)."""
+    """The files `load_base_model` reads from a checkpoint directory: its config and its
+    safetensors weights (one file, or an index and its shards); never the tokenizer."""
     from ..errors import InputError
 
     directory = Path(directory)
     if not (directory / "config.json").is_file():
         raise InputError(f"{directory} is not a Hugging Face checkpoint directory (no config.json)")
-    names = ["config.json"]
-    if (directory / "generation_config.json").is_file():
-        names.append("generation_config.json")
     if (directory / "model.safetensors").is_file():
-        return names + ["model.safetensors"]
+        return ["config.json", "model.safetensors"]
     index = directory / "model.safetensors.index.json"
     if index.is_file():
         import json
 
-        shards = sorted(set(json.loads(index.read_text())["weight_map"].values()))
-        return names + ["model.safetensors.index.json"] + shards
+        return ["config.json", "model.safetensors.index.json"] + shard_names(json.loads(index.read_bytes()), directory)
     raise InputError(f"{directory} has no safetensors weights (model.safetensors or its index)")
 
 
-def load_base_model(directory: Path):
-    """The base LM alone, float32, eval mode (the files of `checkpoint_files`)."""
-    from transformers import AutoModelForCausalLM
+def shard_names(index: dict, directory) -> list[str]:
+    """The shard files a safetensors index names: plain file names in the checkpoint directory."""
+    from ..errors import InputError
+
+    try:
+        names = sorted(set(index["weight_map"].values()))
+    except (KeyError, TypeError, AttributeError):
+        raise InputError(f"{directory}/model.safetensors.index.json has no weight_map") from None
+    for n in names:
+        if not isinstance(n, str) or "/" in n or "\\" in n or n.startswith("."):
+            raise InputError(f"{directory}/model.safetensors.index.json names a shard outside the checkpoint: {n!r}")
+    return names
+
+
+def base_from_files(directory: Path, read):
+    """The base LM alone, float32, eval mode, built from the bytes `read(name)` returns for the
+    files of `checkpoint_files` (the loader's manifest hashes them as it reads them).  The
+    config and the weights come from those bytes, never from the path again, so the bytes that
+    were hashed are the bytes that run (transformers' own loading does the rest: key names,
+    tied weights, buffers)."""
+    import json
+
+    from safetensors.torch import load as load_safetensors
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING
+
+    from ..errors import InputError
 
     quiet()
-    checkpoint_files(directory)
-    model = AutoModelForCausalLM.from_pretrained(Path(directory), dtype=torch.float32, use_safetensors=True)
+    names = checkpoint_files(directory)
+    try:
+        cfg = json.loads(read("config.json"))
+        config = CONFIG_MAPPING[cfg["model_type"]].from_dict(cfg)
+        model_class = MODEL_FOR_CAUSAL_LM_MAPPING[type(config)]
+    except (ValueError, KeyError, TypeError) as e:
+        raise InputError(f"{directory}/config.json is not a causal LM config transformers knows: {e}") from None
+    if "model.safetensors.index.json" in names:
+        index = json.loads(read("model.safetensors.index.json"))
+        names = ["config.json", "model.safetensors.index.json"] + shard_names(index, directory)
+    state = {}
+    for name in names:
+        if name.endswith(".safetensors"):
+            state.update(load_safetensors(read(name)))
+    model = model_class.from_pretrained(None, config=config, state_dict=state, dtype=torch.float32)
     return model.eval()
+
+
+def load_base_model(directory: Path):
+    """The base LM alone, float32, eval mode, read from `directory` (training and text use)."""
+    directory = Path(directory)
+    return base_from_files(directory, lambda name: (directory / name).read_bytes())
 
 
 def load_base(directory: Path):
@@ -131,8 +170,11 @@ def forward_logits(
     kw = {}
     if cfg.model_type in HYBRID_MODEL_TYPES:
         kw["chunk_size"] = input_ids.shape[1]  # one DeltaNet chunk, no padding to 64
-        if not padded:
-            kw["attention_mask"] = {"full_attention": None, "linear_attention": None}
+    if not padded and getattr(cfg, "layer_types", None):
+        # No masks: plain causal attention.  Without this, transformers builds the mask by
+        # indexing with arange(batch size), which an exported graph then reads as a batch
+        # dependence that sketchpad.certify.rows cannot prove harmless (and refuses).
+        kw["attention_mask"] = {t: None for t in {*cfg.layer_types, "full_attention"}}
     causal = model.get_base_model() if hasattr(model, "get_base_model") else model
     if rows is not None and _plain_causal_lm(causal):
         hidden = causal.model(input_ids=input_ids, use_cache=False, **kw).last_hidden_state

@@ -6,13 +6,17 @@
 
 The token table and step list in model.json are the ones the browser uses (web/onnx_stepper.js), so
 Python ONNX Runtime and the page encode views identically.  The gate is the graph's `gate`
-input.  Both files are read once, through the manifest, and the graph is handed to ONNX
-Runtime as bytes: what was hashed is what runs, and a graph that refers to external data
-files cannot pull in anything unnamed.
+input.  Every file is read once, through the manifest, and handed to ONNX Runtime as the bytes
+that were hashed: the graph as bytes, and the external data files it names (a graph over 2 GB
+keeps its weights beside it) from memory (SessionOptions.add_external_initializers_from_files_
+in_memory), so nothing is read again by path.  An external data file must be a plain file name
+in the export's own directory; a graph that names anything else is refused.
 """
 
 from __future__ import annotations
 
+import copy
+import re
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +25,7 @@ from ..errors import InputError, StepperFault
 from ..symbols import Step, View
 from .environment import cpu_device, environment
 from .manifest import Manifest
+from .onnx_proto import external_files, read_model
 from .readout import argmax_steps, steps_and_margins
 
 CODE = ("sketchpad/model/onnx_stepper.py", "sketchpad/model/readout.py")
@@ -53,7 +58,7 @@ class OnnxStepper:
         """model_dir: a model directory with an onnx/ export, or an export directory itself.
         threads: intra-op threads for large batches (smaller ones run on one: ONE_THREAD_BELOW)."""
         self.dir = find_onnx_dir(model_dir)
-        self.manifest, self.meta, model_bytes = read_export(self.dir, CODE)
+        self.manifest, self.meta, model_bytes, self.external = read_export(self.dir, CODE)
         meta = self.meta
         self.gate = float(gate)
         self.threads = threads
@@ -84,6 +89,10 @@ class OnnxStepper:
         opts.log_severity_level = 3
         # Threads that spin between runs take the core the runtime's own work needs.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        if self.external:
+            names = list(self.external)
+            data = [self.external[n] for n in names]
+            opts.add_external_initializers_from_files_in_memory(names, data, [len(b) for b in data])
         return ort.InferenceSession(self._model_bytes, opts, providers=[PROVIDER])
 
     def session_for(self, n: int):
@@ -95,6 +104,7 @@ class OnnxStepper:
         return self._one_thread
 
     gate_value = property(lambda self: self.gate)
+    graph_bytes = property(lambda self: self._model_bytes)
 
     def encode(self, views: list[View]) -> np.ndarray:
         ids = np.tile(self._template, (len(views), 1))
@@ -122,10 +132,12 @@ class OnnxStepper:
         return argmax_steps(self.logits(views), self.steps)
 
     def with_threads(self, threads: int) -> OnnxStepper:
-        """The same export on another intra-op thread count (the certifier measures the drift)."""
-        other = OnnxStepper(self.dir, self.gate, threads)
-        if other.manifest.files != self.manifest.files:
-            raise StepperFault(f"the export in {self.dir} changed while it was being certified")
+        """The same export - the same bytes, not read again - on another intra-op thread count
+        (the certifier measures the drift between them)."""
+        other = copy.copy(self)
+        other.threads = threads
+        other.session = other._session(threads)
+        other._one_thread = other.session if threads == 1 else None
         return other
 
     def describe(self) -> dict:
@@ -135,23 +147,39 @@ class OnnxStepper:
     def environment(self) -> dict:
         import onnxruntime
 
-        return environment("onnx", PROVIDER, {"onnxruntime": onnxruntime.__version__}, cpu_device())
+        library = {"onnxruntime": onnxruntime.__version__, "onnxruntime_build": onnxruntime.get_build_info()}
+        threads = {"intra_op": self.threads, "one_thread_below": ONE_THREAD_BELOW, "inter_op": 1}
+        return environment("onnx", PROVIDER, library, cpu_device(), threads=threads)
 
 
-def read_export(onnx_dir, code) -> tuple[Manifest, dict, bytes]:
-    """(manifest, model.json, graph bytes) of an export, as this loader and the page load it.
-    Files are named by role (onnx/...) whatever the folder is called, as certificates name them."""
+def plain_name(name) -> bool:
+    """A file name in the export's own directory: letters, digits, ".", "_", "-"; no folders, nothing
+    hidden, nothing a URL would read otherwise (web/onnx_stepper.js applies the same test)."""
+    return isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name) is not None
+
+
+def read_export(onnx_dir, code) -> tuple[Manifest, dict, bytes, dict]:
+    """(manifest, model.json, graph bytes, {external data file: bytes}) of an export, as this
+    loader and the page load it.  Files are named by role (onnx/...) whatever the folder is
+    called, as certificates name them."""
     d = Path(onnx_dir)
     m = Manifest(d).code(code)
     meta = m.read_json(META, at="model.json")
     graph = meta.get("onnx") if isinstance(meta, dict) else None
-    if not isinstance(graph, str) or "/" in graph or graph.startswith("."):
+    if not plain_name(graph):
         raise InputError(f"{d / 'model.json'} names no graph file in this directory")
-    return m, meta, m.read_bytes(f"onnx/{graph}", at=graph)
+    data = m.read_bytes(f"onnx/{graph}", at=graph)
+    external = {}
+    for name in external_files(read_model(data)):
+        if not plain_name(name):
+            raise InputError(f"the graph {d / graph} names external data outside its directory: {name!r}")
+        external[name] = m.read_bytes(f"onnx/{name}", at=name)
+    return m, meta, data, external
 
 
 def browser_manifest(model_dir) -> Manifest:
-    """What the page loads for this model (web/onnx_stepper.js fetches model.json and its graph)."""
+    """What the page loads for this model (web/onnx_stepper.js fetches model.json, its graph and
+    the graph's external data files)."""
     return read_export(find_onnx_dir(model_dir), BROWSER_CODE)[0]
 
 

@@ -119,12 +119,14 @@ class TorchStepper:
         import peft
         import transformers
 
-        return environment(
-            "torch",
-            "cpu",
-            {"torch": torch.__version__, "transformers": transformers.__version__, "peft": peft.__version__},
-            cpu_device(),
-        )
+        library = {
+            "torch": torch.__version__,
+            "torch_cpu_capability": torch.backends.cpu.get_cpu_capability(),  # the ATen kernels' ISA
+            "transformers": transformers.__version__,
+            "peft": peft.__version__,
+        }
+        threads = {"intra_op": 1 if self.small else torch.get_num_threads(), "small_batch": SMALL_BATCH}
+        return environment("torch", "cpu", library, cpu_device(), threads=threads)
 
 
 def load(model_dir, gate: float = 1.0) -> TorchStepper:

@@ -25,9 +25,11 @@ Routes (the OpenAPI schema is FastAPI's own, at /openapi.json; /docs shows it of
   /*                        the static page in web/
 Everything is local: no page loads an asset from another origin, so all of it works offline.
 
-Bodies (guard.py): at most 8 MB, counted as they stream in (chunked included), strict JSON (no
-NaN or Infinity).  Solves (service.py, batcher.py): `workers` at once, their batches merged
-into shared model calls; `queue` more wait; each request has a time and forward-pass budget.
+Bodies (guard.py): state-changing requests only as application/json, naming this server in
+their Host (and Origin, if any); at most 8 MB, counted as they stream in (chunked included),
+strict JSON (no NaN or Infinity).  Every response carries a Content-Security-Policy (static.py).
+Solves (service.py, batcher.py): `workers` at once, their batches merged into shared model
+calls; `queue` more wait; each request has a time and forward-pass budget.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ class Settings:
     capacity: Capacity = field(default_factory=Capacity)
     max_body: int = MAX_BODY
     body_seconds: float = READ_SECONDS  # the whole request body must arrive within this
+    allowed_hosts: tuple = ()  # DNS names (besides IP addresses and localhost) a state-changing request may name
     extra: dict = field(default_factory=dict)
 
 
@@ -145,11 +148,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = s
     app.state.store = CertificateStore(s.db_path)
     served = models.ServedModel.find(s.model_dir)
+    if served is not None and served.onnx_dir is not None:
+        served.expectation()  # an export that cannot be read stops the server now, with the reason
     app.state.model = served
     app.state.ready = False
     app.state.service = None
     add_isolation_headers(app)
-    app.add_middleware(RequestGuard, max_body=s.max_body, read_seconds=s.body_seconds)
+    app.add_middleware(RequestGuard, max_body=s.max_body, read_seconds=s.body_seconds, allowed_hosts=s.allowed_hosts)
 
     def load_stepper():
         """At start-up: the reference stepper, or the served model under a certificate that holds

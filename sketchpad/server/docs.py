@@ -6,11 +6,17 @@ swagger-ui-dist by `npm ci`, web/tools/vendor-swagger-ui.mjs).  Without them (no
 /docs is a plain HTML page written from the OpenAPI schema: every route, its summary, its
 parameters and answers.  Either way the page names no other origin, and the validator badge
 (which would call validator.swagger.io) is off.  ReDoc (another CDN) is not offered.
+
+/docs carries its own Content-Security-Policy: the server-wide one (static.py) allows no inline
+script, and Swagger UI's page starts it with one, which this policy allows by its sha256 alone.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
+import re
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -30,15 +36,31 @@ def add_docs(app: FastAPI, swagger_dir: Path) -> None:
     @app.get("/docs", include_in_schema=False)
     def _docs():
         if have_swagger:
-            return get_swagger_ui_html(
-                openapi_url=app.openapi_url,
-                title=f"{app.title} API",
-                swagger_js_url="/vendor/swagger-ui/swagger-ui-bundle.js",
-                swagger_css_url="/vendor/swagger-ui/swagger-ui.css",
-                swagger_favicon_url="/vendor/swagger-ui/favicon-32x32.png",
-                swagger_ui_parameters={"validatorUrl": None, "tryItOutEnabled": False},
+            return with_csp(
+                get_swagger_ui_html(
+                    openapi_url=app.openapi_url,
+                    title=f"{app.title} API",
+                    swagger_js_url="/vendor/swagger-ui/swagger-ui-bundle.js",
+                    swagger_css_url="/vendor/swagger-ui/swagger-ui.css",
+                    swagger_favicon_url="/vendor/swagger-ui/favicon-32x32.png",
+                    swagger_ui_parameters={"validatorUrl": None, "tryItOutEnabled": False},
+                )
             )
-        return HTMLResponse(plain_docs(app.openapi()))
+        return with_csp(HTMLResponse(plain_docs(app.openapi())))
+
+
+def with_csp(response: HTMLResponse) -> HTMLResponse:
+    """The page's own policy: its inline scripts by their sha256, inline styles, nothing else outside."""
+    text = response.body.decode()
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(m.encode()).digest()).decode() + "'"
+        for m in re.findall(r"<script>(.*?)</script>", text, re.S)
+    )
+    response.headers["Content-Security-Policy"] = (
+        f"default-src 'self'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    )
+    return response
 
 
 def plain_docs(spec: dict) -> str:

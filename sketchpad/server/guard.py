@@ -1,5 +1,11 @@
 """What every request body goes through before a route sees it (a plain ASGI middleware).
 
+- Who may change state: a POST (PUT, PATCH, DELETE) must name this server in its Host header
+  - an IP address, `localhost`, or a name given with `serve --allowed-host` - so that a web page
+  whose DNS name is rebound to this machine cannot use it (403); if it carries an Origin
+  header, that must be this server too (403); and its body must be `application/json`, which a
+  cross-site form or a "simple" cross-site fetch cannot send without the browser asking this
+  server first, and this server never says yes (415).
 - Size: at most `max_body` bytes, counted while the body streams in, so a chunked body
   without Content-Length is held to the same limit as one that declares its length (413).
 - Time: the whole body must arrive within `read_seconds` (408), so a client that trickles a
@@ -16,8 +22,10 @@ route waiting for the client to disconnect) go to the server as usual.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import time
+from urllib.parse import urlsplit
 
 from .. import strictjson
 
@@ -43,22 +51,62 @@ async def send_error(send, status: int, message: str, headers: dict | None = Non
 
 
 def _is_json(content_type: str | None) -> bool:
-    if not content_type:
-        return True  # FastAPI reads an untyped body as JSON too
-    main = content_type.split(";")[0].strip().lower()
-    return main == "application/json" or (main.startswith("application/") and main.endswith("+json"))
+    return (content_type or "").split(";")[0].strip().lower() == "application/json"
+
+
+def host_name(host: str) -> str:
+    """The name part of a Host header value ("[::1]:8000" -> "::1", "a.b:80" -> "a.b")."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def host_allowed(host: str, allowed=()) -> bool:
+    """An IP address (no DNS name can be rebound to it), localhost, or a name the operator allowed."""
+    name = host_name(host)
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return name == "localhost" or name in {a.lower() for a in allowed}
+
+
+def _refusal(headers: dict, allowed) -> tuple[int, str] | None:
+    """Why a state-changing request is refused before its body is read (None: it is not)."""
+    host = headers.get("host", "")
+    if not host_allowed(host, allowed):
+        return 403, (
+            f"this server does not answer state-changing requests for host {host[:80]!r} (an IP address, localhost "
+            "or a name given with `sketchpad serve --allowed-host NAME`)"
+        )
+    origin = headers.get("origin")
+    if origin is not None:
+        o = urlsplit(origin)
+        if origin == "null" or (o.netloc or "").lower() != host.strip().lower():
+            return 403, f"cross-origin request refused: its Origin {origin[:80]!r} is not this server ({host[:80]})"
+    if not _is_json(headers.get("content-type")):
+        got = headers.get("content-type") or "none"
+        return 415, f"state-changing requests must have Content-Type application/json, not {got[:60]!r}"
+    return None
 
 
 class RequestGuard:
-    def __init__(self, app, max_body: int = MAX_BODY, read_seconds: float = READ_SECONDS):
+    def __init__(self, app, max_body: int = MAX_BODY, read_seconds: float = READ_SECONDS, allowed_hosts=()):
         self.app = app
         self.max_body = max_body
         self.read_seconds = read_seconds
+        self.allowed_hosts = tuple(allowed_hosts)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] not in BODY_METHODS:
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+        refusal = _refusal(headers, self.allowed_hosts)
+        if refusal:
+            return await send_error(send, *refusal)
         declared = headers.get("content-length")
         if declared is not None:
             if not declared.strip().isdigit():
@@ -89,7 +137,7 @@ class RequestGuard:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if body and _is_json(headers.get("content-type")):
+        if body:
             # A big body (a certificate) is parsed off the event loop.
             problem = _non_finite(body) if len(body) < 65536 else await asyncio.to_thread(_non_finite, body)
             if problem:

@@ -1,12 +1,15 @@
 """The model the server serves, and the check on certificates uploaded to it.
 
 A served model is a model directory with its ONNX export in onnx/ (model.onnx + model.json from
-`sketchpad export`).  The page loads model.json, the graph it names and its own model code;
-/api/model describes the model by exactly those files (sketchpad.model.onnx_stepper's
-browser_manifest).  An uploaded certificate is a claim from the device that sent it: it is
-checked against the one rule (sketchpad.certify.policy) for that browser load and refused
-with a 4xx that says why when the rule does not hold.  Its environment is the sender's, which
-the server cannot see: the page compares it with its own.
+`sketchpad export`).  The page loads model.json, the graph it names (and its external data) and
+its own model code; /api/model describes the model by exactly those files (sketchpad.certify.
+verify's browser_expectation), with the server's own row-independence verdict on the graph.
+Certificates are claims here, all of them: those the model ships in certificates/ (made on the
+machines that made them) and those browsers uploaded.  An upload is checked against the one
+rule (sketchpad.certify.policy) for that browser load, the graph's verdict included, and
+refused with a 4xx that says why when the rule does not hold.  Its environment is the
+sender's, which the server cannot see: the page compares it with its own, and still runs the
+suite itself before it trusts the model.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ class ServedModel:
         onnx = self.model_dir / "onnx"
         self.onnx_dir = onnx if (onnx / "model.json").is_file() else None
         self.meta = json.loads((onnx / "model.json").read_text()) if self.onnx_dir else None
-        self._files = None
+        self._expect = None
 
     @classmethod
     def find(cls, model_dir=None) -> ServedModel | None:
@@ -45,15 +48,20 @@ class ServedModel:
             raise InputError(f"no model directory at {model_dir}")
         return cls(model_dir)
 
-    def files(self) -> dict[str, str]:
-        """{subject name: sha256} of what the page loads for this model (computed once)."""
-        if self._files is None:
+    def expectation(self):
+        """What a browser certificate for this model must cover (computed once): the files the
+        page loads and the server's own row-independence verdict on the graph."""
+        if self._expect is None:
             if self.onnx_dir is None:
                 raise UnknownModel(f"the served model {self.model_dir} has no ONNX export, so no page runs it")
-            from ..model.onnx_stepper import browser_manifest
+            from ..certify.verify import browser_expectation
 
-            self._files = browser_manifest(self.model_dir).files
-        return self._files
+            self._expect = browser_expectation(self.model_dir, 1.0)
+        return self._expect
+
+    def files(self) -> dict[str, str]:
+        """{subject name: sha256} of what the page loads for this model."""
+        return self.expectation().files
 
     def key(self) -> str:
         return self.files()[KEY_FILE]
@@ -83,9 +91,24 @@ class ServedModel:
                 "opset": self.meta.get("opset"),
                 "parity": self.meta["parity"],
             },
-            "certificates": {k: summary(c) for k, c in self.certificates().items()},
+            "row_independence": self.expectation().rows if self.onnx_dir else None,
+            "certificates_are": "claims: a certificate shipped with the model or uploaded by a browser was made on "
+            "another device (or this one, earlier); only a suite a device runs itself is proof there",
+            "certificates": {
+                k: dict(summary(c), kind="claim", claim=self.claim(c)) for k, c in self.certificates().items()
+            },
             "recorded_certificates": recorded(store, d.get(KEY_FILE)) if d else [],
         }
+
+    def claim(self, cert) -> str:
+        """A committed certificate as the server can judge it: a browser one against what the page
+        loads; another backend's is checked by the device that runs it."""
+        from ..certify import policy
+
+        if _get(cert, "predicate", "backend", "name") != "browser" or self.onnx_dir is None:
+            return "not checked here: the device that runs this backend checks it, and runs its own suite"
+        v = policy.check(cert, self.expectation())
+        return "consistent" if v.ok else f"inconsistent ({v.summary(limit=2)})"
 
 
 def recorded(store, key: str) -> list[dict]:
@@ -100,6 +123,7 @@ def recorded(store, key: str) -> list[dict]:
         dict(
             r["summary"],
             environment=r["device"],
+            kind="claim",
             id=r["id"],
             received_at=r["received_at"],
             client=r["client"],
@@ -117,9 +141,9 @@ def check_uploaded(cert, served: ServedModel | None) -> dict:
         raise InputError("malformed certificate: not a JSON object")
     if served is None:
         raise UnknownModel("this server serves no model, so it records no certificates")
-    verdict = policy.check(cert, policy.Expectation("browser", served.files(), 1.0, None))
+    verdict = policy.check(cert, served.expectation())
     if not verdict.ok:
-        unknown = {"subject-missing", "subject-digest"} & set(verdict.codes())
+        unknown = {"subject-missing", "subject-digest"} & set(verdict.codes())  # another model, not a bad upload
         cls = UnknownModel if unknown and len(verdict.codes()) == len(unknown) else InputError
         hint = (
             (" (the server records the page's certificates; a Python device keeps its own in its certificate cache)")

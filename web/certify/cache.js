@@ -1,32 +1,46 @@
 // web/certify/cache.js — certificates this browser made for itself, in IndexedDB (the page's
 // counterpart of sketchpad/certify/cache.py), keyed by model digest, environment and gate.
-// An entry is only a candidate: certified.js checks it with the rule before it counts.
+//
+// An entry counts only if this page wrote it: each carries an HMAC-SHA256 tag made with a key
+// that WebCrypto generated in this browser profile as non-extractable (no script can read its
+// bytes, only ask the browser to sign or verify with it), kept in IndexedDB.  An entry without
+// a valid tag — written by something else with access to the store — is ignored (console
+// warning) and the page runs the suite again.  An entry that passes is still only a candidate:
+// certified.js checks it with the rule.  The same key seeds the order of this device's suite.
 
 import { canonical, manifestDigest, sha256Hex } from './policy.js';
 
 const DB = 'sketchpad';
 const STORE = 'certificates';
+const KEYS = 'keys';
+const FORMAT = 'sketchpad-cache/1';
 
 export async function cacheKey(model) {
   const env = await sha256Hex(canonical(model.environment));
-  return `${await manifestDigest(model.manifest)}|${env}|gate${model.info.gate}`;
+  const rows = await sha256Hex(canonical(model.rows ?? null));
+  return `${await manifestDigest(model.manifest)}|${env}|${rows}|gate${model.info.gate}`;
 }
 
 function open() {
   return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
+    const req = indexedDB.open(DB, 2);
+    req.onupgradeneeded = () => {
+      const db = req.result;
+      if (db.objectStoreNames.contains(STORE)) db.deleteObjectStore(STORE);   // version 1 entries had no tag
+      db.createObjectStore(STORE);
+      if (!db.objectStoreNames.contains(KEYS)) db.createObjectStore(KEYS);
+    };
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
 }
 
-async function transact(mode, fn) {
+async function transact(store, mode, fn) {
   const db = await open();
   try {
     return await new Promise((resolve, reject) => {
-      const tx = db.transaction(STORE, mode);
-      const req = fn(tx.objectStore(STORE));
+      const tx = db.transaction(store, mode);
+      const req = fn(tx.objectStore(store));
       tx.oncomplete = () => resolve(req.result);
       tx.onerror = () => reject(tx.error);
     });
@@ -35,20 +49,57 @@ async function transact(mode, fn) {
   }
 }
 
+let keyPromise = null;
+
+/** This browser's HMAC key: made at first use, non-extractable, kept in IndexedDB. */
+export function userKey() {
+  keyPromise ||= (async () => {
+    const have = await transact(KEYS, 'readonly', (s) => s.get('hmac'));
+    if (have) return have;
+    const key = await crypto.subtle.generateKey({ name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    await transact(KEYS, 'readwrite', (s) => s.add(key, 'hmac')).catch(() => {});   // another tab made one first
+    return transact(KEYS, 'readonly', (s) => s.get('hmac'));
+  })();
+  keyPromise.catch(() => { keyPromise = null; });
+  return keyPromise;
+}
+
+const signed = (slot, text) => new TextEncoder().encode(`${FORMAT}\n${slot}\n${text}`);
+
 /** The cached certificate for this model here, or null (also when IndexedDB is unavailable). */
-export async function load(model) {
+export async function load(model, warn = console.warn) {
   try {
-    const key = await cacheKey(model);       // before the transaction: it must not wait on anything
-    const text = await transact('readonly', (s) => s.get(key));
-    return text ? JSON.parse(text) : null;
+    const slot = await cacheKey(model);       // before the transaction: it must not wait on anything
+    const entry = await transact(STORE, 'readonly', (s) => s.get(slot));
+    if (!entry) return null;
+    const tag = entry && typeof entry.hmac === 'string' ? Uint8Array.from(entry.hmac.match(/../g) || [], (h) => parseInt(h, 16)) : null;
+    const ok = tag && typeof entry.text === 'string'
+      && await crypto.subtle.verify('HMAC', await userKey(), tag, signed(slot, entry.text));
+    if (!ok) {
+      warn(`sketchpad: ignoring the cached certificate ${slot}: its HMAC tag does not match this browser's key`);
+      return null;
+    }
+    return JSON.parse(entry.text);
   } catch {
     return null;
   }
 }
 
 export async function store(model, cert) {
-  const key = await cacheKey(model);
+  const slot = await cacheKey(model);
   const text = JSON.stringify(cert);
-  await transact('readwrite', (s) => s.put(text, key));
-  return key;
+  const tag = new Uint8Array(await crypto.subtle.sign('HMAC', await userKey(), signed(slot, text)));
+  const hmac = [...tag].map((b) => b.toString(16).padStart(2, '0')).join('');
+  await transact(STORE, 'readwrite', (s) => s.put({ format: FORMAT, hmac, text }, slot));
+  return slot;
+}
+
+/** The seed of this browser's suite order: from its key (stable here, unknown to any model publisher). */
+export async function suiteSeed() {
+  try {
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await userKey(), new TextEncoder().encode('sketchpad suite order')));
+    return ((mac[0] << 24) | (mac[1] << 16) | (mac[2] << 8) | mac[3]) >>> 0;
+  } catch {
+    return crypto.getRandomValues(new Uint32Array(1))[0];
+  }
 }

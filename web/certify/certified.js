@@ -5,20 +5,26 @@
 //   const status = await findCertificate(model, rows);        // {ok, source, cert, verdict}
 //   const status = await ensureCertified(model, rows, { onProgress });
 //
-// 1. this browser's cache (IndexedDB, cache.js): a certificate it made earlier, checked by the rule;
-// 2. otherwise the page certifies itself (all of V, a second or two) and caches the result
-//    when the rule holds.  A server record is never enough: it is another device's claim
-//    (cert-panel.js shows a matching one as "reported by a device like yours").
+// 0. the graph must be row-independent (model.rows: the page's own analysis, certify/rows.js);
+//    otherwise nothing is certified and the model does not solve;
+// 1. this browser's cache (IndexedDB, cache.js): a certificate it made earlier, with a valid tag
+//    of this browser's key, checked by the rule;
+// 2. otherwise the page certifies itself (all of V in several batch compositions, a second or
+//    two) and caches the result when the rule holds.  A server record, a certificate shipped
+//    with the model or a download is never enough: it is a claim (cert-panel.js shows a
+//    matching server record as "reported by a device like yours").
 
 import * as cache from './cache.js';
 import { check, viewSetOf } from './policy.js';
 import { certifyInPage } from './run.js';
 
 export function expectationOf(model) {
-  return { backend: 'browser', files: model.manifest, gate: model.info.gate, environment: model.environment };
+  return { backend: 'browser', files: model.manifest, gate: model.info.gate, environment: model.environment, rows: model.rows ?? null };
 }
 
 export async function findCertificate(model, rows) {
+  const refused = refusedGraph(model);
+  if (refused) return refused;
   const viewSet = await viewSetOf(rows);
   const cert = await cache.load(model);
   if (cert) {
@@ -28,7 +34,14 @@ export async function findCertificate(model, rows) {
   return { ok: false, source: null, cert: null, verdict: null };
 }
 
+/** {ok: false, refused} when the graph is not row-independent: it is neither certified nor run. */
+export function refusedGraph(model) {
+  return model.rows && !model.rows.ok ? { ok: false, source: null, cert: null, verdict: null, refused: model.rows } : null;
+}
+
 export async function ensureCertified(model, rows, { onProgress } = {}) {
+  const refused = refusedGraph(model);
+  if (refused) return refused;
   const found = await findCertificate(model, rows);
   if (found.ok) return found;
   const cert = await certifyInPage({ model, views: rows, onProgress });

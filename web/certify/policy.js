@@ -7,9 +7,9 @@
 //   const verdict = check(cert, expect, viewSet);
 //   verdict.ok, verdict.reasons     // [[code, message], ...]
 //
-// expect = { backend, files: {subject name: sha256}, gate, environment | null }: what this page
-// loaded (onnx_stepper.js's model.manifest and model.environment), never what the
-// certificate lists.  viewSet = viewSetOf(rows): the rows the server publishes, which must
+// expect = { backend, files: {subject name: sha256}, gate, environment | null, rows | null }:
+// what this page loaded (onnx_stepper.js's model.manifest, model.environment, and model.rows,
+// the page's own row-independence verdict on the graph), never what the certificate lists.  viewSet = viewSetOf(rows): the rows the server publishes, which must
 // hash to the shipped V named in the rule.
 
 import RULE from '../generated/certificate-rule.json' with { type: 'json' };
@@ -74,6 +74,9 @@ export function check(cert, expect, viewSet) {
   if (expect.environment != null) environment(p.environment, expect.environment, fail);
   const gate = get(p, 'adapter', 'gate');
   if (!finite(gate) || gate !== expect.gate) fail('gate', `certifies the adapter at gate ${gate}, not at gate ${expect.gate}`);
+  if (expect.rows != null && !expect.rows.ok) {
+    fail('rows', `is for a graph that is not shown to be row-independent: ${expect.rows.message}`);
+  }
   return { ok: reasons.length === 0, reasons, facts };
 }
 

@@ -7,27 +7,63 @@
 // `model` is what web/onnx_stepper.js's loadModel returns; `views` is GET /api/views's answer (or
 // its .views array): every view of V with the reference step it must produce, which must be
 // the shipped V (policy.js's viewSetOf).  The check is sketchpad/certify/run.py's in
-// JavaScript: every view runs at two batch sizes (all of V at once, then one view per forward
-// pass, as the runtime's smallest batches do); a view passes when the model's step equals the
-// reference step at both and its top-1 logit is strictly above the top-2.  The drift (largest
-// logit difference between the runs) goes into the certificate for the margin rule.  Whether
-// the certificate lets the model run is policy.js's decision alone.
+// JavaScript: V runs in the batch compositions a solve can meet — all of V at once, one view
+// per forward pass, and V shuffled into batches of 1-512 views (the shuffle and the sizes from
+// this browser's seed, cache.js's suiteSeed, with the same generator as Python: `shuffled`) —
+// and a view passes when every run gives the reference step and its top-1 logit is strictly
+// above the top-2.  The drift is the largest difference of any logit of any view between any
+// two runs.  A graph that is not row-independent (model.rows) is not run at all.  Whether the
+// certificate lets the model run is policy.js's decision alone.
 
 import { manifestDigest, viewSetOf } from './policy.js';
 import { stepKey, viewKey } from '../symbols.js';
 import { buildCertificate, isoNow } from './statement.js';
+import { suiteSeed as cacheSuiteSeed } from './cache.js';
 
 const yieldToPage = () => new Promise((r) => setTimeout(r, 0));
 
-/** Logits of every view, `batchSize` views per forward pass: Float32Array [N * nSteps]. */
-async function runAll(model, views, batchSize, report) {
+/** A small 32-bit generator (sketchpad/certify/run.py's mulberry32, number for number). */
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1) >>> 0;
+    t = ((t + (Math.imul(t ^ (t >>> 7), t | 61) >>> 0)) >>> 0 ^ t) >>> 0;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** [order, sizes]: a permutation of 0..n-1 and batch sizes of 1..maxBatch, drawn log-uniformly,
+ *  both from `seed` (run.py's shuffled: the same for the same seed). */
+export function shuffled(n, seed, maxBatch = 512) {
+  const draw = mulberry32(seed);
+  const order = [...Array(n).keys()];
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(draw() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const sizes = [];
+  const top = Math.log2(maxBatch);
+  for (let left = n; left > 0;) {
+    const size = Math.min(left, Math.floor(2 ** (draw() * top)));
+    sizes.push(size);
+    left -= size;
+  }
+  return [order, sizes];
+}
+
+/** Logits of `views` in the order `order`, in batches of `sizes`, put back in V's order. */
+async function runAll(model, views, order, sizes, report) {
   const n = model.steps.length;
   const all = new Float32Array(views.length * n);
   let lastYield = performance.now();
-  for (let k = 0; k < views.length; k += batchSize) {
-    const { data } = await model.logits(views.slice(k, k + batchSize));
-    all.set(data, k * n);
-    report(Math.min(k + batchSize, views.length));
+  let k = 0;
+  for (const size of sizes) {
+    const idx = order.slice(k, k + size);
+    const { data } = await model.logits(idx.map((i) => views[i]));
+    idx.forEach((i, r) => all.set(data.subarray(r * n, (r + 1) * n), i * n));
+    k += size;
+    report(k);
     if (performance.now() - lastYield > 50) { await yieldToPage(); lastYield = performance.now(); }
   }
   return all;
@@ -49,33 +85,55 @@ function argmaxMargins(data, rows, n) {
   return { best, margin };
 }
 
-export async function certifyInPage({ model, views, onProgress, batchSizes } = {}) {
+/** The runs of the suite: [{label, order, sizes}]; batchSizes: V in order at exactly these sizes. */
+export function compositions(n, seed, batchSizes) {
+  const inOrder = [...Array(n).keys()];
+  if (batchSizes) {
+    return batchSizes.map((bs) => ({ label: `batch ${bs}`, order: inOrder, sizes: Array(Math.ceil(n / bs)).fill(bs), shuffled: false }));
+  }
+  const [order, sizes] = shuffled(n, seed);
+  return [
+    { label: 'all of V at once', order: inOrder, sizes: [n], shuffled: false },
+    { label: 'one view per pass', order: inOrder, sizes: Array(n).fill(1), shuffled: false },
+    { label: `shuffled, ${sizes.length} batches of 1-512`, order, sizes, shuffled: true },
+  ];
+}
+
+export async function certifyInPage({ model, views, onProgress, batchSizes, seed } = {}) {
   if (!model || typeof model.logits !== 'function') throw new Error('certifyInPage needs a model from loadModel()');
+  if (model.rows && !model.rows.ok) {
+    throw new Error(`the graph is not shown to be row-independent, so no suite can certify it: ${model.rows.message}`);
+  }
   const rows = Array.isArray(views) ? views : views?.views;
   if (!rows || rows.length === 0) throw new Error('certifyInPage needs the view set (GET /api/views)');
   await viewSetOf(rows);                      // throws unless the rows are the shipped V
-  const sizes = batchSizes || [rows.length, 1];
+  const suiteSeed = seed ?? (batchSizes ? null : await cacheSuiteSeed());
+  const runs = compositions(rows.length, suiteSeed, batchSizes);
   const n = model.steps.length;
   const vs = rows.map((r) => r.view);
-  const total = rows.length * sizes.length;
+  const total = rows.length * runs.length;
   const started = isoNow();
   const seconds = {};
-  const runs = [];
-  for (let s = 0; s < sizes.length; s++) {
+  const logits = [];
+  for (let s = 0; s < runs.length; s++) {
     const t = performance.now();
-    runs.push(await runAll(model, vs, sizes[s], (done) => onProgress?.(s * rows.length + done, total)));
-    seconds[`batch ${sizes[s]}`] = Math.round(performance.now() - t) / 1000;
+    logits.push(await runAll(model, vs, runs[s].order, runs[s].sizes, (done) => onProgress?.(s * rows.length + done, total)));
+    seconds[runs[s].label] = Math.round(performance.now() - t) / 1000;
   }
-  const results = runs.map((data) => argmaxMargins(data, rows.length, n));
+  const results = logits.map((data) => argmaxMargins(data, rows.length, n));
 
   let maxDiff = 0;
   let worst = 0;
-  for (const other of runs.slice(1)) {
-    for (let i = 0; i < rows.length; i++) {
-      for (let k = 0; k < n; k++) {
-        const d = Math.abs(runs[0][i * n + k] - other[i * n + k]);
-        if (d > maxDiff) { maxDiff = d; worst = i; }
+  for (let i = 0; i < rows.length; i++) {
+    for (let k = 0; k < n; k++) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const data of logits) {
+        const x = data[i * n + k];
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
       }
+      if (hi - lo > maxDiff) { maxDiff = hi - lo; worst = i; }
     }
   }
   const perView = [];
@@ -88,14 +146,18 @@ export async function certifyInPage({ model, views, onProgress, batchSizes } = {
     const margin = Math.min(...results.map((r) => r.margin[i]));
     const ok = gots.every((g) => g === want) && margin > 0;
     const row = { view: viewKey(rows[i].view), expected: want, got: gots[0], margin, pass: ok };
-    if (new Set(gots).size > 1) row.got_by_run = Object.fromEntries(sizes.map((s, j) => [`batch ${s}`, gots[j]]));
+    if (new Set(gots).size > 1) row.got_by_run = Object.fromEntries(runs.map((r, j) => [r.label, gots[j]]));
     perView.push(row);
     if (!ok) failures.push({ ...row, witness: rows[i].witness ?? null });
     if (margin < minMargin) { minMargin = margin; minAt = i; }
   }
   return buildCertificate({
     model, manifestSha256: await manifestDigest(model.manifest),
-    runs: sizes.map((s) => ({ label: `batch ${s}`, batch_size: s, seconds: seconds[`batch ${s}`] })),
+    runs: runs.map((r) => ({
+      label: r.label, batches: r.sizes.length, batch_sizes: [Math.min(...r.sizes), Math.max(...r.sizes)],
+      shuffled: r.shuffled, seconds: seconds[r.label],
+    })),
+    suite: { seed: suiteSeed, runs: runs.length, row_independence: model.rows ? 'checked: passed' : null },
     drift: { max_abs_logit_diff: maxDiff, at_view: viewKey(rows[worst].view) },
     result: {
       passed: failures.length === 0, views: rows.length, passed_views: rows.length - failures.length,

@@ -13,7 +13,7 @@ export const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:0
 const round = (x, digits) => (Number.isFinite(x) ? Math.round(x * 10 ** digits) / 10 ** digits : x);
 
 /** Assemble the Statement from a finished run (see run.js). */
-export function buildCertificate({ model, manifestSha256, runs, drift, result, perView, time }) {
+export function buildCertificate({ model, manifestSha256, runs, suite, drift, result, perView, time }) {
   const files = model.manifest;
   const subject = Object.keys(files).sort().map((name) => ({ name, digest: { sha256: files[name] } }));
   subject.push({ name: RULE.view_set.name, digest: { sha256: RULE.view_set.sha256 } });
@@ -28,6 +28,7 @@ export function buildCertificate({ model, manifestSha256, runs, drift, result, p
     environment: model.environment,
     view_set: { name: RULE.view_set.name, sha256: RULE.view_set.sha256, count: RULE.view_set.count, shipped: true },
     runs,
+    suite,
     drift,
     margin_rule: { floor: RULE.margin_floor, factor: RULE.drift_factor, drift: drift.max_abs_logit_diff,
       required: need, min_margin: minMargin, holds: minMargin != null && minMargin > need },
