@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 from ..errors import InputError
-from .records import summary
+from .records import nested, summary
 
 KEY_FILE = "onnx/model.onnx"  # what identifies a served model in the certificate registry
 
@@ -105,7 +105,7 @@ class ServedModel:
         loads; another backend's is checked by the device that runs it."""
         from ..certify import policy
 
-        if _get(cert, "predicate", "backend", "name") != "browser" or self.onnx_dir is None:
+        if nested(cert, "predicate", "backend", "name") != "browser" or self.onnx_dir is None:
             return "not checked here: the device that runs this backend checks it, and runs its own suite"
         v = policy.check(cert, self.expectation())
         return "consistent" if v.ok else f"inconsistent ({v.summary(limit=2)})"

@@ -16,7 +16,7 @@ SUMMARY_FIELDS = ("id", "sha256", "received_at", "model_sha256", "backend", "pas
 SUMMARY_FIELDS += ("user_agent", "device", "summary")
 
 
-def _get(d, *path):
+def nested(d, *path):
     for k in path:
         d = d.get(k) if isinstance(d, dict) else None
     return d
@@ -24,17 +24,17 @@ def _get(d, *path):
 
 def summary(cert: dict) -> dict:
     """The headline of a certificate (any shape: a stored row may be odd, a summary never fails)."""
-    r = _get(cert, "predicate", "result")
+    r = nested(cert, "predicate", "result")
     return {
-        "backend": _get(cert, "predicate", "backend", "name"),
-        "environment": _get(cert, "predicate", "environment"),
-        "passed": _get(r, "passed"),
-        "views": _get(r, "views"),
-        "passed_views": _get(r, "passed_views"),
-        "min_margin": _get(r, "min_margin"),
-        "min_margin_view": _get(r, "min_margin_view"),
-        "gate": _get(cert, "predicate", "adapter", "gate"),
-        "finished": _get(cert, "predicate", "time", "finished"),
+        "backend": nested(cert, "predicate", "backend", "name"),
+        "environment": nested(cert, "predicate", "environment"),
+        "passed": nested(r, "passed"),
+        "views": nested(r, "views"),
+        "passed_views": nested(r, "passed_views"),
+        "min_margin": nested(r, "min_margin"),
+        "min_margin_view": nested(r, "min_margin_view"),
+        "gate": nested(cert, "predicate", "adapter", "gate"),
+        "finished": nested(cert, "predicate", "time", "finished"),
     }
 
 
@@ -97,7 +97,7 @@ def record(r: dict, *, whole: bool) -> dict:
     if r["device"] is not None:
         device = _json(r["device"], "device")
     else:  # format 1: the device as the certificate itself reports it
-        device = _get(cert, "predicate", "environment") if cert is not None else None
+        device = nested(cert, "predicate", "environment") if cert is not None else None
     fields = {k: text(r[k]) for k in ("sha256", "received_at", "model_sha256", "backend")}
     for k, v in fields.items():
         if not isinstance(v, str):
