@@ -96,7 +96,8 @@ def test_a_certificate_is_recorded_once_and_persists(registry_db, honest):
         assert row["id"] == first["id"] and "certificate" not in row  # a listing shows summaries
         assert row["summary"]["views"] == 1436 and row["summary"]["passed"] is True
         assert row["device"] == honest["predicate"]["environment"]
-    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:  # a restarted server reads it from the database
+    # a restarted server reads it from the database
+    with TestClient(_app(registry_db), base_url="http://127.0.0.1") as c:
         whole = c.get(f"/api/certificates/{first['id']}")
         assert whole.status_code == 200 and whole.json()["certificate"] == honest
         assert c.post("/api/certificates", json=honest).status_code == 200

@@ -102,7 +102,8 @@ def test_a_database_restart_between_requests_costs_no_request(pg_cluster, honest
 def test_a_server_started_while_postgresql_is_down_migrates_when_it_returns(pg_cluster, down, honest):
     db = pg_cluster.create_database("started_down")
     down()
-    with TestClient(_app(db), base_url="http://127.0.0.1") as c:  # starts: solves work, the registry waits for its database
+    # starts: solves work, the registry waits for its database
+    with TestClient(_app(db), base_url="http://127.0.0.1") as c:
         assert c.get("/api/health").json()["registry"] == {"engine": "postgresql", "usable": False}
         assert c.post("/api/solve", json={"expr": "2 + 2"}).json()["result"] == "4"
         assert c.get("/api/certificates").status_code == 503
