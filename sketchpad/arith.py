@@ -49,9 +49,10 @@ class Arithmetic:
         title, proc, arity = OPS[op]
         if len(args) != arity:
             raise InputError(f"{op} takes {arity} operand(s), got {len(args)}")
-        nums = [operand_of(a) for a in args]
+        sheet = Worksheet().new(title)
+        nums = [operand_of(a, sheet.store) for a in args]
         _check(self.limits, op, *nums)
-        return proc(Worksheet().new(title), *nums)
+        return proc(sheet, *nums)
 
     def _record(self, ops, outs, run: Run, group):
         values = [o.value() if isinstance(o, P.Num) else tuple(n.value() for n in o) for o in outs]

@@ -33,12 +33,19 @@ class Solution:
     worksheet: Worksheet = field(repr=False)
     trace: list | None = field(default=None, repr=False)
     last_where: object = field(default=None, repr=False)
-    views: set = field(default_factory=set, repr=False)  # the distinct views presented
+    view_codes: set = field(default_factory=set, repr=False)  # the distinct views, as codes
     views_presented: int = 0
     fallbacks: int = field(default=0, repr=False)  # speculative blocks that fell back (see runtime)
 
     def __int__(self) -> int:
         return self.value
+
+    @property
+    def views(self) -> set:
+        """The distinct views presented."""
+        from .codes import views_from_codes
+
+        return set(views_from_codes(sorted(self.view_codes)))
 
     def as_dict(self) -> dict:
         from .digits import to_digits
@@ -73,11 +80,11 @@ def as_stepper(stepper) -> Stepper:
 
 def _check(limits: Limits, op: str, *nums: Num) -> None:
     for n in nums:
-        if len(n.cells) > limits.max_digits:
-            raise InputError(f"an intermediate number has {len(n.cells):,} digits; the limit is {limits.max_digits:,}")
-        if op in QUADRATIC_OPS and len(n.cells) > limits.max_quadratic_digits:
+        if len(n.ids) > limits.max_digits:
+            raise InputError(f"an intermediate number has {len(n.ids):,} digits; the limit is {limits.max_digits:,}")
+        if op in QUADRATIC_OPS and len(n.ids) > limits.max_quadratic_digits:
             raise InputError(
-                f"an operand of {op} has {len(n.cells):,} digits; the limit for {op} is {limits.max_quadratic_digits:,}"
+                f"an operand of {op} has {len(n.ids):,} digits; the limit for {op} is {limits.max_quadratic_digits:,}"
             )
 
 
@@ -104,7 +111,7 @@ def solve(
     def ev(node) -> Num:
         kind = node[0]
         if kind == "num":
-            return operand(node[1], node[2])
+            return operand(node[1], node[2], ws.store)
         if kind == "neg":
             x = ev(node[1])
             return run.drive(P.negate(ws.new("-a"), x))
@@ -125,8 +132,8 @@ def solve(
         return run.drive(P.signed_gcd(ws.new("gcd(a, b)"), *args))
 
     result = ev(tree)
-    if len(result.cells) > limits.max_digits:
-        raise InputError(f"the result has {len(result.cells):,} digits; the limit is {limits.max_digits:,}")
+    if len(result.ids) > limits.max_digits:
+        raise InputError(f"the result has {len(result.ids):,} digits; the limit is {limits.max_digits:,}")
     value = result.value()
     c = run.counters
     c.seconds = time.perf_counter() - t0
@@ -134,14 +141,14 @@ def solve(
         value,
         c.forward_passes,
         c.batches,
-        len(c.views),
+        len(c.seen),
         c.seconds,
         c.stepper_seconds,
         getattr(st, "name", type(st).__name__),
         ws,
         run.trace,
         run.last_where,
-        c.views,
+        c.seen,
         c.views_presented,
         c.fallbacks,
     )
