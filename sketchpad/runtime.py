@@ -132,7 +132,6 @@ class Run:
         self.trace: list | None = [] if trace else None
         self.on_batch = on_batch  # on_batch(probes, steps) after every batch (materialises them)
         self._last_part = None
-        self._lookup = None  # view code -> stepper output row of the batch being answered
 
     @property
     def last_where(self):
@@ -210,9 +209,7 @@ class Run:
         c.views_presented += total
         c.batches += 1
         c.seen.update(asked.tolist())
-        lookup = self._lookup
-        if lookup is None:
-            lookup = self._lookup = np.full(N_VIEWS, -1, dtype=np.int32)  # view code -> stepper output row
+        lookup = _table()  # view code -> stepper output row
         lookup[asked] = np.arange(len(asked), dtype=np.int32)
         try:
             results: list = [None] * len(parts)
@@ -223,7 +220,7 @@ class Run:
             if self.trace is not None or self.on_batch is not None:
                 self._record(parts, batch, [lookup[p.codes()] for p in parts])
         finally:
-            lookup[asked] = -1  # nothing is kept for the next batch
+            _give_back(lookup, asked)  # nothing is kept for the next batch
         return results
 
     def _record(self, parts, batch, rows) -> None:
@@ -279,18 +276,40 @@ def ask(view, where=None):
     return answers[0]
 
 
+_TABLES: list = []  # view code -> row tables (all -1) no batch is using; shared by threads
+
+
+def _table() -> np.ndarray:
+    try:
+        return _TABLES.pop()
+    except IndexError:
+        return np.full(N_VIEWS, -1, dtype=np.int32)
+
+
+def _give_back(table: np.ndarray, codes) -> None:
+    table[codes] = -1
+    _TABLES.append(table)
+
+
 class Answers:
     """A speculative batch's answers: the stepper output row of every view it presented."""
 
     def __init__(self, parts: list, results: list):
-        self.lookup = np.empty(N_VIEWS, dtype=np.int32)
-        self.lookup.fill(-1)
+        self.lookup = _table()
         self.batch = results[0].batch
+        self.codes = []
         for p, r in zip(parts, results):
             if isinstance(r, Answered):
                 self.lookup[r.codes] = r.rows
+                self.codes.append(r.codes)
             else:
                 self.lookup[p.code] = r.row
+                self.codes.append(np.array([p.code], dtype=np.int32))
+
+    def release(self) -> None:
+        """Give the table back (nothing is kept for another block)."""
+        _give_back(self.lookup, np.concatenate(self.codes))
+        self.lookup = None
 
     def answer(self, request: list):
         """StepRows for a request of single views, or None if the batch lacks one of them."""
@@ -330,6 +349,7 @@ def speculate(parts: list, follow):
     finally:
         SPECULATION.reset(stoken)
         PARALLEL.reset(token)
+        answers.release()
     # A view outside the batch: from here on, plain sequential batches.
     counters = RUN_COUNTERS.get()
     if counters is not None:

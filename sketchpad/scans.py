@@ -128,6 +128,15 @@ class Pattern:
             b.fill(fixed.code if fixed is not None else BLANK_CODE)
         self.w, self.n = limit - start, len(states)
         self.first = code4(OP[op], int(a[0]), int(b[0]), first_carry)
+        if self.w <= 64:  # short: in Python
+            kinds: dict = {}
+            self.kind = np.array(
+                [kinds.setdefault(p, len(kinds)) for p in zip(a[1:].tolist(), b[1:].tolist())], np.int32
+            )
+            ops = [(OP[o], SYM[c]) for o, c in states]
+            grid = [code4(o, ka, kb, c) for ka, kb in kinds for o, c in ops]
+            self.grid = np.array(grid, dtype=np.int32).reshape(len(kinds), len(states))
+            return
         base = NSYM if len(SYMBOLS) == NSYM else 256  # every symbol below NSYM unless a wrong stepper's
         pairs = a[1:].astype(np.int32) * base + b[1:]
         if base == NSYM and len(pairs) > 64:
@@ -238,6 +247,8 @@ class SelectScan:
         """Follow every scan of the batch and write the followed steps: the class of each
         kind's step under each state (the state it moves its scan to, or an end), then the
         chains, then one gather per field for all the scans' cells."""
+        if sum(p.limit - p.start for p in parts) <= WALK:
+            return [_walk(p, batch, lookup) for p in parts]
         out = []
         for lo, hi in _slices([p.limit - p.start for p in parts]):
             out += _follow_all(parts[lo:hi], batch, lookup)
@@ -245,6 +256,32 @@ class SelectScan:
 
 
 SLICE = 1 << 22  # columns followed at once (a product of thousands of rows goes in slices)
+WALK = 256  # scans of at most this many columns in all: followed one by one, in Python
+
+
+def _walk(p: SelectScan, batch: BatchSteps, lookup: np.ndarray) -> Followed:
+    """One short scan's chain and writes, in Python."""
+    pat, table = p.pattern, state_table(p.states, p.carry is not None)
+    steps, grid, kind, n = batch.steps, pat.grid.ravel().tolist(), pat.kind.tolist(), pat.n
+    row = int(lookup[pat.first])
+    followed = [row]
+    cur = int(table[steps[row]])
+    j = 0
+    while cur >= 0 and j + 1 < pat.w:
+        j += 1
+        row = int(lookup[grid[kind[j - 1] * n + cur]])
+        followed.append(row)
+        cur = int(table[steps[row]])
+    rows = np.array(followed, dtype=np.int32)
+    codes = steps[rows]
+    cols = np.arange(p.start, p.start + len(rows))
+    if p.out is not None:
+        keep = STEP_SYM[codes] != BLANK_CODE
+        Sheet.write_steps(p.out, cols[keep], batch, rows[keep], "sym")
+    if p.carry is not None:
+        keep = STEP_FLAG[codes] != BLANK_CODE
+        Sheet.write_steps(p.carry, cols[keep] + 1, batch, rows[keep], "flag")
+    return Followed(batch, followed[-1], j + 1, cur, j + 1 == pat.w)
 
 
 def _slices(widths: list) -> list:

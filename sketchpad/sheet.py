@@ -66,9 +66,11 @@ class Store:
         self.sym[-1] = BLANK_CODE
         self.src = np.zeros(capacity, dtype=np.int32)  # stepper output row, or the input digit's position
         self.n = 0
-        # Runs of cells made by one call: [first, next first) came from batch (-1: input), field
-        # (0 input, 1 sym, 2 flag), literal (the problem number of an input run, else -1).
-        self.runs: list[tuple[int, int, int, int]] = []
+        # Runs of cells made by one call, rows of (first, batch, field, literal): cells from
+        # first up to the next run's first came from batch (-1: input), field (0 input, 1 sym,
+        # 2 flag), literal (the problem number of an input run, else -1).
+        self._runs = np.empty((16, 4), dtype=np.int64)
+        self.n_runs = 0
         self.literals: list[str] = []  # each problem number's symbols: sign, then digits units first
 
     def _alloc(self, k: int) -> int:
@@ -92,29 +94,39 @@ class Store:
         self.sym[first : first + k] = [sym_code(s) for s in symbols]
         self.src[first : first + k] = range(k)
         ids = np.arange(first, first + k, dtype=np.int32)
-        self.runs.append((first, -1, 0, len(self.literals)))
+        self._run(first, -1, 0, len(self.literals))
         self.literals.append(symbols)
         return ids
+
+    @property
+    def runs(self) -> np.ndarray:
+        return self._runs[: self.n_runs]
+
+    def _run(self, first: int, batch: int, field: int, literal: int) -> None:
+        if self.n_runs == len(self._runs):
+            self._runs = np.concatenate([self._runs, np.empty_like(self._runs)])
+        self._runs[self.n_runs] = (first, batch, field, literal)
+        self.n_runs += 1
 
     def _written1(self, sym: int, row: int, batch: int, field: int) -> int:
         first = self._alloc(1)
         self.sym[first] = sym
         self.src[first] = row
-        self.runs.append((first, batch, field, -1))
+        self._run(first, batch, field, -1)
         return first
 
     def _written(self, syms: np.ndarray, rows: np.ndarray, batch: int, field: int) -> np.ndarray:
         first = self._alloc(len(syms))
         self.sym[first : first + len(syms)] = syms
         self.src[first : first + len(syms)] = rows
-        self.runs.append((first, batch, field, -1))
+        self._run(first, batch, field, -1)
         return np.arange(first, first + len(syms), dtype=np.int32)
 
     def origins(self, ids) -> dict:
         """Where cells came from: kind (0 input, 1 step symbol, 2 step flag), batch, row (the
         stepper output row; for input cells the position in the number) and literal."""
         ids = np.asarray(ids, dtype=np.int64)
-        runs = np.array(self.runs, dtype=np.int64).reshape(-1, 4)
+        runs = self.runs
         k = np.searchsorted(runs[:, 0], ids, side="right") - 1
         return {"kind": runs[k, 2], "batch": runs[k, 1], "row": self.src[ids], "literal": runs[k, 3]}
 
@@ -132,11 +144,11 @@ class Store:
             kind, batch, lit = int(o["kind"][0]), int(o["batch"][0]), int(o["literal"][0])
             if kind == 0:
                 first = self._alloc(1)
-                self.runs.append((first, -1, 0, len(self.literals)))
+                self._run(first, -1, 0, len(self.literals))
                 self.literals.append(c.store.literals[lit][int(c.store.src[c.id])])
             else:
                 first = self._alloc(1)
-                self.runs.append((first, batch, kind, -1))
+                self._run(first, batch, kind, -1)
             self.sym[first] = c.store.sym[c.id]
             self.src[first] = 0 if kind == 0 else c.store.src[c.id]
             out[j] = first
