@@ -83,3 +83,31 @@ def test_memory_held_is_within_the_estimate(form):
         tracemalloc.stop()
     guess = expected_bytes(parse(expr))
     assert peak <= guess <= 4 * peak + BASE_BYTES, (expr, peak, guess)
+
+
+def test_the_page_estimates_as_python_does():
+    """web/estimate.js (the page's progress bar) is a port of expected_batches: equal on every
+    problem of these tests, both modes."""
+    import json
+    import pathlib
+    import shutil
+    import subprocess
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    root = pathlib.Path(__file__).resolve().parents[1]
+    exprs = (
+        [e for e, _ in _problems(64)] + [e for e, _ in _problems(64, seed=9)] + ["7", "-(2 * 3)", "sqrt(gcd(12, 18))"]
+    )
+    script = (
+        "import { parse } from './web/expr.js'; import { expectedBatches } from './web/estimate.js';"
+        f"const xs = {json.dumps(exprs)};"
+        "const both = (e) => [expectedBatches(parse(e), true), expectedBatches(parse(e), false)];"
+        "console.log(JSON.stringify(xs.map(both)));"
+    )
+    r = subprocess.run(
+        ["node", "--input-type=module", "-e", script], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert r.returncode == 0, r.stderr
+    want = [[expected_batches(parse(e), True), expected_batches(parse(e), False)] for e in exprs]
+    assert json.loads(r.stdout) == want

@@ -35,6 +35,7 @@ export class Store {
   constructor(capacity = 256) {
     this.sym = new Uint8Array(capacity).fill(BLANK_CODE);
     this.src = new Int32Array(capacity);   // stepper output row, or the input digit's position
+    this.kind = new Uint8Array(capacity);  // 0 input, 1 step symbol, 2 step flag (what the page draws)
     this.n = 0;
     this.runs = [];                         // [first, batch (-1 input), field (0 input, 1 sym, 2 flag), literal]
     this.literals = [];
@@ -49,8 +50,11 @@ export class Store {
       sym.set(this.sym.subarray(0, first));
       const src = new Int32Array(cap);
       src.set(this.src.subarray(0, first));
+      const kind = new Uint8Array(cap);
+      kind.set(this.kind.subarray(0, first));
       this.sym = sym;
       this.src = src;
+      this.kind = kind;
     }
     this.n = first + k;
     return first;
@@ -71,6 +75,7 @@ export class Store {
     const first = this.alloc(1);
     this.sym[first] = sym;
     this.src[first] = row;
+    this.kind[first] = field;
     this.runs.push([first, batch, field, -1]);
     return first;
   }
@@ -79,6 +84,7 @@ export class Store {
     const first = this.alloc(syms.length);
     this.sym.set(syms, first);
     this.src.set(rows, first);
+    this.kind.fill(field, first, first + syms.length);
     this.runs.push([first, batch, field, -1]);
     return first;
   }
@@ -119,6 +125,7 @@ export class Row {
     this.offset = offset;    // drawn shifted left by this many columns
     this.drawnAs = null;     // for an undrawn shifted copy: {row, shift} of the row it shows
     this.buf = null;         // the buffer `ids` views, when it has room to grow (see widen)
+    this.dirty = true;       // changed since the page's copy was last brought up to date (solve-worker.js)
   }
 
   /** `source` moved up by `shift` columns (an addend of a product's sum); not drawn. */
@@ -163,6 +170,7 @@ export class Row {
   put(i, cid) {
     if (i >= this.ids.length) this.widen(i + 1);
     this.ids[i] = cid;
+    this.dirty = true;
   }
 
   /** Show existing cells in columns lo, lo+1, ... (sharing: nothing is written). */
@@ -170,6 +178,7 @@ export class Row {
     if (!ids.length) return;
     if (lo + ids.length > this.ids.length) this.widen(lo + ids.length);
     this.ids.set(ids, lo);
+    this.dirty = true;
   }
 
   /** Make the row w columns wide (new columns never written); the buffer grows by doubling,
@@ -242,6 +251,7 @@ export class Sheet {
     const cid = row.store.written1(sym, step.row, step.batch.index, FIELDS[field]);
     if (i === 'sign') row.signId = cid;
     else row.put(i, cid);
+    row.dirty = true;
     return cid;
   }
 
@@ -256,6 +266,7 @@ export class Sheet {
     const top = cols[cols.length - 1] + 1;
     if (top > row.ids.length) row.widen(top);
     for (let k = 0; k < cols.length; k++) row.ids[cols[k]] = first + k;
+    row.dirty = true;
   }
 
   /** The same text as Python's Sheet.text(). */

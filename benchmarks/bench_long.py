@@ -1,0 +1,165 @@
+"""Long problems on the shipped model (not a test): is the model the cost?  Issue 22's table.
+
+    python benchmarks/bench_long.py [--problems 1000x1000,2000/1000,...] [--huge] [--repeat 1]
+                                    [--out benchmarks/results/long.md]
+
+Each problem runs in a fresh process (so that its peak RSS is its own): the certified shipped
+model on ONNX Runtime (sketchpad.steppers.get(), this device's cached certificate), the answer
+checked against Python's integers.  Columns: total seconds (wall), model seconds (inside the
+stepper's calls), runtime seconds (total minus model: the fixed runtime's own work), peak RSS
+of the process (Python, numpy, ONNX Runtime and the model included), batches, forward rows,
+views presented.  Then the reference stepper's runtime cost per presented view on the same
+problems (CPU seconds outside the stepper, best of three).  --huge adds the 10,000 x 10,000
+product.  The machine is shared: the load average before and after each row is recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PROBLEMS = {  # name -> (operation, digits of a, digits of b)
+    "400x400": ("*", 400, 400),
+    "1000x1000": ("*", 1000, 1000),
+    "2000x2000": ("*", 2000, 2000),
+    "800/400": ("//", 800, 400),
+    "2000/1000": ("//", 2000, 1000),
+    "gcd 400": ("gcd", 400, 400),
+}
+HUGE = {"10000x10000": ("*", 10000, 10000)}
+TITLES = {"*": "{a}×{b} product", "//": "{a}/{b} division", "gcd": "gcd of two {a}-digit numbers"}
+
+
+def expression(name: str) -> tuple[str, int]:
+    """The problem's expression (seeded random operands) and Python's answer."""
+    from math import gcd
+
+    op, la, lb = {**PROBLEMS, **HUGE}[name]
+    rnd = random.Random(f"bench-long {name}")
+    a, b = rnd.randrange(10 ** (la - 1), 10**la), rnd.randrange(10 ** (lb - 1), 10**lb)
+    if op == "gcd":
+        return f"gcd({a}, {b})", gcd(a, b)
+    return f"{a} {op} {b}", a * b if op == "*" else a // b
+
+
+def load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def one(name: str, stepper_name: str) -> dict:
+    """Solve one problem in this process; its figures as a dict."""
+    import resource
+
+    sys.set_int_max_str_digits(0)
+    import sketchpad
+    from sketchpad.expr import Limits
+
+    expr, want = expression(name)
+    limits = Limits(max_quadratic_digits=20_000)
+    if stepper_name == "reference":
+        best = None
+        for _ in range(3):
+            c0 = time.process_time()
+            sol = sketchpad.solve(expr, "reference", limits=limits)
+            cpu = time.process_time() - c0
+            best = cpu - sol.stepper_seconds if best is None else min(best, cpu - sol.stepper_seconds)
+        return {"name": name, "ns_per_view": 1e9 * best / sol.views_presented, "ok": sol.value == want}
+    stepper = sketchpad.steppers.get()
+    t0 = time.perf_counter()
+    sol = sketchpad.solve(expr, stepper, limits=limits)
+    total = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return {
+        "name": name,
+        "ok": sol.value == want,
+        "total_s": total,
+        "model_s": sol.stepper_seconds,
+        "runtime_s": total - sol.stepper_seconds,
+        "peak_rss_mb": peak / 2**20,
+        "batches": sol.batches,
+        "forward_rows": sol.forward_passes,
+        "views_presented": sol.views_presented,
+    }
+
+
+def run_child(name: str, stepper: str) -> dict:
+    load0 = load()
+    r = subprocess.run(
+        [sys.executable, __file__, "--one", name, "--stepper", stepper],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    if r.returncode != 0:
+        raise SystemExit(f"{name} ({stepper}) failed:\n{r.stderr[-3000:]}")
+    d = json.loads(r.stdout.strip().splitlines()[-1])
+    d["load"] = f"{load0} -> {load()}"
+    return d
+
+
+def title(name: str) -> str:
+    op, la, lb = {**PROBLEMS, **HUGE}[name]
+    return TITLES[op].format(a=f"{la:,}", b=f"{lb:,}")
+
+
+def table(rows: list, ref: dict) -> str:
+    out = [
+        "| problem | total s | model s | runtime s | runtime ≤ model | peak RSS | batches | forward rows | "
+        "views presented | reference ns/view | load (1/5/15 min) |",
+        "|---|---:|---:|---:|:---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        ok = "" if r["ok"] else " **WRONG**"
+        ns = ref.get(r["name"], {}).get("ns_per_view")
+        out.append(
+            f"| {title(r['name'])}{ok} | {r['total_s']:.2f} | {r['model_s']:.2f} | {r['runtime_s']:.2f} | "
+            f"{'yes' if r['runtime_s'] <= r['model_s'] else 'no'} | {r['peak_rss_mb']:,.0f} MB | {r['batches']:,} | "
+            f"{r['forward_rows']:,} | {r['views_presented']:,} | {'' if ns is None else f'{ns:.0f}'} | {r['load']} |"
+        )
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--problems", default=",".join(PROBLEMS), help="comma-separated names: " + ", ".join(PROBLEMS))
+    ap.add_argument("--huge", action="store_true", help="also the 10,000 x 10,000 product")
+    ap.add_argument("--out", type=Path, help="write the Markdown table here")
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--stepper", default="model", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.one:
+        print(json.dumps(one(args.one, args.stepper)))
+        return 0
+    names = [n for n in args.problems.split(",") if n] + (list(HUGE) if args.huge else [])
+    rows, ref = [], {}
+    for name in names:
+        rows.append(run_child(name, "model"))
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+        if name not in HUGE:
+            ref[name] = run_child(name, "reference")
+    head = (
+        f"Shipped model on ONNX Runtime (CPUExecutionProvider), {platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, {dt.date.today().isoformat()}; "
+        "each problem in a fresh process; reference ns/view: the fixed runtime's own CPU time per presented view "
+        "with the reference stepper (best of three).\n"
+    )
+    text = head + "\n" + table(rows, ref) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
