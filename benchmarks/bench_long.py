@@ -38,16 +38,30 @@ PROBLEMS = {  # name -> (operation, digits of a, digits of b)
     "gcd 400": ("gcd", 400, 400),
 }
 HUGE = {"10000x10000": ("*", 10000, 10000)}
-TITLES = {"*": "{a}×{b} product", "//": "{a}/{b} division", "gcd": "gcd of two {a}-digit numbers"}
+LIMITS = {  # the sizes the --max-digits limits were set from (--limits)
+    "8000x8000": ("*", 8000, 8000),
+    "3000/1500": ("//", 3000, 1500),
+    "3000/100": ("//", 3000, 100),
+    "sqrt 3000": ("sqrt", 3000, 0),
+    "gcd 2000": ("gcd", 2000, 2000),
+}
+TITLES = {
+    "*": "{a}×{b} product",
+    "//": "{a}/{b} division",
+    "gcd": "gcd of two {a}-digit numbers",
+    "sqrt": "square root of a {a}-digit number",
+}
 
 
 def expression(name: str) -> tuple[str, int]:
     """The problem's expression (seeded random operands) and Python's answer."""
-    from math import gcd
+    from math import gcd, isqrt
 
-    op, la, lb = {**PROBLEMS, **HUGE}[name]
+    op, la, lb = {**PROBLEMS, **HUGE, **LIMITS}[name]
     rnd = random.Random(f"bench-long {name}")
-    a, b = rnd.randrange(10 ** (la - 1), 10**la), rnd.randrange(10 ** (lb - 1), 10**lb)
+    a, b = rnd.randrange(10 ** (la - 1), 10**la), rnd.randrange(10 ** max(lb - 1, 0), 10 ** max(lb, 1))
+    if op == "sqrt":
+        return f"sqrt({a})", isqrt(a)
     if op == "gcd":
         return f"gcd({a}, {b})", gcd(a, b)
     return f"{a} {op} {b}", a * b if op == "*" else a // b
@@ -66,7 +80,7 @@ def one(name: str, stepper_name: str) -> dict:
     from sketchpad.expr import Limits
 
     expr, want = expression(name)
-    limits = Limits(max_quadratic_digits=20_000)
+    limits = Limits(max_quadratic_digits=20_000, quadratic_digits=())  # measure past the limits too
     if stepper_name == "reference":
         best = None
         for _ in range(3):
@@ -109,7 +123,7 @@ def run_child(name: str, stepper: str) -> dict:
 
 
 def title(name: str) -> str:
-    op, la, lb = {**PROBLEMS, **HUGE}[name]
+    op, la, lb = {**PROBLEMS, **HUGE, **LIMITS}[name]
     return TITLES[op].format(a=f"{la:,}", b=f"{lb:,}")
 
 
@@ -134,6 +148,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--problems", default=",".join(PROBLEMS), help="comma-separated names: " + ", ".join(PROBLEMS))
     ap.add_argument("--huge", action="store_true", help="also the 10,000 x 10,000 product")
+    ap.add_argument("--limits", action="store_true", help="only the sizes the --max-digits limits were set from")
     ap.add_argument("--out", type=Path, help="write the Markdown table here")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--stepper", default="model", help=argparse.SUPPRESS)
@@ -142,11 +157,13 @@ def main(argv=None) -> int:
         print(json.dumps(one(args.one, args.stepper)))
         return 0
     names = [n for n in args.problems.split(",") if n] + (list(HUGE) if args.huge else [])
+    if args.limits:
+        names = list(LIMITS)
     rows, ref = [], {}
     for name in names:
         rows.append(run_child(name, "model"))
         print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-        if name not in HUGE:
+        if name in PROBLEMS:
             ref[name] = run_child(name, "reference")
     head = (
         f"Shipped model on ONNX Runtime (CPUExecutionProvider), {platform.processor() or platform.machine()}, "

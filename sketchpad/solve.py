@@ -82,9 +82,9 @@ def _check(limits: Limits, op: str, *nums: Num) -> None:
     for n in nums:
         if len(n.ids) > limits.max_digits:
             raise InputError(f"an intermediate number has {len(n.ids):,} digits; the limit is {limits.max_digits:,}")
-        if op in QUADRATIC_OPS and len(n.ids) > limits.max_quadratic_digits:
+        if op in QUADRATIC_OPS and len(n.ids) > limits.limit_for(op):
             raise InputError(
-                f"an operand of {op} has {len(n.ids):,} digits; the limit for {op} is {limits.max_quadratic_digits:,}"
+                f"an operand of {op} has {len(n.ids):,} digits; the limit for {op} is {limits.limit_for(op):,}"
             )
 
 

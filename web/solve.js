@@ -34,8 +34,9 @@ function check(limits, op, ...nums) {
     if (n.ids.length > limits.maxDigits) {
       throw new InputError(`an intermediate number has ${commas(n.ids.length)} digits; the limit is ${commas(limits.maxDigits)}`);
     }
-    if (QUADRATIC.has(op) && n.ids.length > limits.maxQuadraticDigits) {
-      throw new InputError(`an operand of ${op} has ${commas(n.ids.length)} digits; the limit for ${op} is ${commas(limits.maxQuadraticDigits)}`);
+    const most = Math.min(limits.maxQuadraticDigits, new Map(limits.quadraticDigits || []).get(op) ?? Infinity);
+    if (QUADRATIC.has(op) && n.ids.length > most) {
+      throw new InputError(`an operand of ${op} has ${commas(n.ids.length)} digits; the limit for ${op} is ${commas(most)}`);
     }
   }
 }
