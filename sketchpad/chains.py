@@ -22,6 +22,7 @@ import numpy as np
 
 HALTS, OUTSIDE, MISS = -1, -2, -3  # the step halts the scan; it names a state outside the family; no step
 ROUNDS = 6  # at most this many irregular columns per row before the loop is cheaper
+TAIL = 8  # columns walked on from an irregular column before another round
 SMALL = 64  # rows of at most this many columns: a plain Python walk is cheaper than numpy
 
 
@@ -134,11 +135,22 @@ def _resets(ch: Chains, L: int, ident, irregular=None):
         need = np.flatnonzero(j_irr <= np.minimum(t, ch.lengths - 1))
         if len(need) == 0:
             break
-        j = j_irr[need]
-        state = at[need, j - 1]  # >= 0: nothing ended before j
-        val[need, j] = cls[ch.kinds[need, j - 1], state]
-        reset[need, j] = True
-        pending[need, j] = False
+        # Walk on from each row's first irregular column, a few columns, exactly: a scan's
+        # irregular columns are usually its last ones (where a carry may still be written).
+        seg, j = need, j_irr[need]
+        state = at[seg, j - 1]  # >= 0: nothing ended before j
+        for _ in range(TAIL):
+            c = cls[ch.kinds[seg, j - 1], state]
+            at[seg, j] = val[seg, j] = c
+            reset[seg, j] = True
+            pending[seg, j] = False
+            stop = (c < 0) | (j >= ch.lengths[seg] - 1)
+            t[seg[stop]] = np.where(c[stop] < 0, j[stop], ch.lengths[seg[stop]])
+            seg, j, state = seg[~stop], j[~stop] + 1, c[~stop]
+            if len(seg) == 0:
+                break
+        if len(seg) == 0:
+            break  # every walk ended: `at` and `t` are exact
     last = np.minimum(t, ch.lengths - 1)
     term = at[rows, last]
     states = np.full((S, L), -1, dtype=np.int8)

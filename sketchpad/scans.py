@@ -329,15 +329,23 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     on = np.arange(L) <= last[:, None]
     codes = batch.steps[followed]
     which = np.array([index[id(p.pattern)][0] for p in parts])
-    starts = np.array([p.start for p in parts])
-    for fld, table, shift, targets in (
-        ("sym", STEP_SYM, 0, [p.out for p in parts]),
-        ("flag", STEP_FLAG, 1, [p.carry for p in parts]),
-    ):
-        has = np.array([t is not None for t in targets])
-        if has.any():
-            mask = (on & (table[codes] != BLANK_CODE))[which] & has[:, None]
-            Sheet.write_masked(targets, starts + shift, followed if U == S else followed[which], mask, batch, fld)
+    fields = (("sym", STEP_SYM, 0, [p.out for p in parts]), ("flag", STEP_FLAG, 1, [p.carry for p in parts]))
+    if U < S:  # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
+        for u in range(U):
+            mine = np.flatnonzero(which == u)
+            for fld, table, shift, targets in fields:
+                rows_u = [targets[k] for k in mine.tolist() if targets[k] is not None]
+                if rows_u:
+                    j = np.flatnonzero(on[u] & (table[codes[u]] != BLANK_CODE))
+                    start = parts[int(mine[0])].start
+                    Sheet.write_shared(rows_u, j + start + shift, batch, followed[u, j], fld)
+    else:
+        starts = np.array([p.start for p in parts])
+        for fld, table, shift, targets in fields:
+            has = np.array([t is not None for t in targets])
+            if has.any():
+                mask = on & (table[codes] != BLANK_CODE) & has[:, None]
+                Sheet.write_masked(targets, starts + shift, followed, mask, batch, fld)
     ends = followed[np.arange(U), last]
     runs = [
         Followed(batch, int(e), int(k) + 1, int(t), int(k) + 1 == w) for e, k, t, w in zip(ends, last, term, lengths)

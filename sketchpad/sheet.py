@@ -393,6 +393,27 @@ class Sheet:
         row.ids[cols] = ids
 
     @staticmethod
+    def write_shared(targets: list, cols: np.ndarray, batch: BatchSteps, rows: np.ndarray, fld: str) -> None:
+        """The write path for rows that follow the same steps (a product's partial rows of one
+        digit): column cols[k] of every row in `targets` gets field `fld` of row rows[k] of the
+        batch's stepper output, each row its own cells (one gather for all of them)."""
+        if len(cols) == 0:
+            return
+        syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[rows]]
+        top = int(cols[-1]) + 1
+        by_store: dict = {}
+        for t in targets:
+            by_store.setdefault(id(t.store), []).append(t)
+        for group in by_store.values():
+            k = len(group)
+            first = group[0].store._written(np.tile(syms, k), np.tile(rows, k), batch.index, FIELDS[fld])[0]
+            ids = np.arange(first, first + k * len(cols), dtype=np.int32).reshape(k, len(cols))
+            for row, mine in zip(group, ids):
+                if top > len(row.ids):
+                    row._widen(top)
+                row.ids[cols] = mine
+
+    @staticmethod
     def write_masked(targets: list, starts, rows: np.ndarray, mask: np.ndarray, batch: BatchSteps, fld: str) -> None:
         """The write path for many rows at once: where mask[s, j], column starts[s] + j of
         row targets[s] gets field `fld` of row rows[s, j] of the batch's stepper output (one

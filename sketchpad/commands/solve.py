@@ -11,9 +11,9 @@ from . import add_stepper_arguments, stepper_from
 LIMITS_HELP = """\
 size limits (bad input beyond them: one line, exit 2):
   any number, operand, intermediate or result: 20,000 digits (--max-digits)
-  operands of *: 10,000 digits; of // and %: 3,000; of sqrt: 3,000; of gcd: 2,000
+  operands of *: 8,000 digits; of // and %: 3,000; of sqrt: 3,000; of gcd: 2,000
   (what the shipped model solves within 60 s and 4 GB on a 2-core build machine:
-  benchmarks/bench_long.py --limits, docs/long.md; a 10,000 x 10,000 product about 30 s)
+  benchmarks/bench_long.py --limits, docs/long.md)
 """
 
 
