@@ -107,6 +107,45 @@ def one(name: str, stepper_name: str) -> dict:
     }
 
 
+def server_memory() -> dict:
+    """A server (in this process: its RSS is the server's) solving a 2,000 x 2,000 product:
+    RSS before, the peak while it solved, RSS after; and a request over the memory budget."""
+    import httpx
+
+    sys.set_int_max_str_digits(0)
+    from sketchpad.server import Settings
+    from sketchpad.server.live import running
+
+    def status(key: str) -> float:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(key + ":"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+    expr, want = expression("2000x2000")
+    db = ROOT / ".bench-long-server.sqlite"
+    with running(Settings(db_path=str(db), stepper="model")) as url:
+        httpx.post(f"{url}/api/solve", json={"expr": "12 * 34"}, timeout=600)  # the model loaded and certified
+        before = status("VmRSS")
+        t = time.perf_counter()
+        r = httpx.post(f"{url}/api/solve", json={"expr": expr}, timeout=600).json()
+        seconds = time.perf_counter() - t
+        after = status("VmRSS")
+        peak = status("VmHWM")
+        big = "7" * 7000
+        refused = httpx.post(f"{url}/api/solve", json={"expr": f"{big} * {big}"}, timeout=600)
+    db.unlink(missing_ok=True)
+    return {
+        "ok": r.get("result") == str(want),
+        "seconds": seconds,
+        "before_mb": before,
+        "peak_mb": peak,
+        "after_mb": after,
+        "refused_status": refused.status_code,
+        "refused": refused.json(),
+    }
+
+
 def run_child(name: str, stepper: str) -> dict:
     load0 = load()
     r = subprocess.run(
@@ -150,12 +189,26 @@ def main(argv=None) -> int:
     ap.add_argument("--huge", action="store_true", help="also the 10,000 x 10,000 product")
     ap.add_argument("--limits", action="store_true", help="only the sizes the --max-digits limits were set from")
     ap.add_argument("--out", type=Path, help="write the Markdown table here")
+    ap.add_argument("--server", action="store_true", help="only the server's memory around a 2,000 x 2,000 product")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--stepper", default="model", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
         print(json.dumps(one(args.one, args.stepper)))
         return 0
+    if args.server:
+        d = server_memory()
+        text = (
+            f"Server (`sketchpad serve` defaults, the shipped model on ONNX Runtime), {dt.date.today().isoformat()}, "
+            f"load {load()}: a 2,000×2,000 product {'correct' if d['ok'] else '**WRONG**'} in {d['seconds']:.2f} s; "
+            f"RSS {d['before_mb']:,.0f} MB before, peak {d['peak_mb']:,.0f} MB, {d['after_mb']:,.0f} MB after. "
+            f"A 7,000×7,000 product (over the 1,024 MB budget by the estimate): {d['refused_status']} before it ran, "
+            f'"{d["refused"]["error"]}"\n'
+        )
+        print(text)
+        if args.out:
+            args.out.write_text(text)
+        return 0 if d["ok"] and d["refused_status"] == 422 else 1
     names = [n for n in args.problems.split(",") if n] + (list(HUGE) if args.huge else [])
     if args.limits:
         names = list(LIMITS)

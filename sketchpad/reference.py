@@ -7,8 +7,6 @@ Lean table.  Each branch is what a person does with pencil and paper on one colu
 
 from __future__ import annotations
 
-import numpy as np
-
 from .symbols import (
     ABS,
     ADD,
@@ -128,7 +126,10 @@ class ReferenceStepper:
     def __init__(self):
         self._memo: dict[View, Step] = {}
 
-    def step_codes(self, codes: np.ndarray) -> np.ndarray:
+    def step_codes(self, codes):
+        """Step codes (numpy) for view codes (numpy): sketchpad/codes.py."""
+        import numpy as np
+
         from .codes import step_code, view_of
 
         table = _table()
@@ -144,7 +145,7 @@ class ReferenceStepper:
         """The step code of one view code (the sequential mode's batches of one view)."""
         s = _table()[code]
         if s < 0:
-            s = self.step_codes(np.array([code], dtype=np.int32))[0]
+            s = self.step_codes(_table()[code : code + 1] * 0 + code)[0]
         return int(s)
 
     def __call__(self, views: list[View]) -> list[Step]:
@@ -161,9 +162,11 @@ class ReferenceStepper:
 _TABLE: list = []
 
 
-def _table() -> np.ndarray:
-    """view code -> step code of the reference stepper (-1: not asked yet)."""
+def _table():
+    """view code -> step code of the reference stepper (-1: not asked yet), a numpy array."""
     if not _TABLE:
+        import numpy as np
+
         from .codes import N_VIEWS
 
         _TABLE.append(np.full(N_VIEWS, -1, dtype=np.int32))

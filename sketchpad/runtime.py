@@ -10,10 +10,9 @@ step reaches every place the view was presented through one table, view code -> 
 (a gather).  Presented views are counted, not listed: a scan's views are a pattern (its
 columns under its states) whose distinct views come from the pattern.  Nothing is kept
 between batches: every batch asks the stepper afresh.  `together` runs several procedures in
-lock step and
-merges their requests into one batch; `speculate` presents every view a stretch of sequential
-work could need in one batch and then runs that sequential work against the batch's steps
-(parallel quotient and root digits).
+lock step and merges their requests into one batch; `speculate` presents every view a stretch
+of sequential work could need in one batch and then runs that sequential work against the
+batch's steps (parallel quotient and root digits).
 """
 
 from __future__ import annotations

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from . import procedures as P
 from .errors import InputError
 from .expr import Limits, parse
-from .procedures import Num, operand
-from .runtime import Run, Stepper
-from .sheet import Worksheet
+
+if TYPE_CHECKING:  # the runtime (numpy) loads when a solve starts, not when the package does
+    from .procedures import Num
+    from .runtime import Stepper
+    from .sheet import Worksheet
 
 QUADRATIC_OPS = ("*", "//", "%", "sqrt", "gcd")  # work grows as n^2: their own size limit
 
@@ -102,6 +104,11 @@ def solve(
     `parallel=False` is the one-view-per-pass sequential mode; the default carry-select mode
     presents the same kind of views in far fewer batches.  `dedup=False` sends every presented
     view through the stepper, repeats included (same sheet, more forward rows)."""
+    from . import procedures as P
+    from .procedures import operand
+    from .runtime import Run
+    from .sheet import Worksheet
+
     tree = parse(expr, limits)
     st = as_stepper(stepper)
     run = Run(st, trace=trace, on_batch=on_batch, parallel=parallel, dedup=dedup)
@@ -131,7 +138,10 @@ def solve(
             return run.drive(P.signed_isqrt(ws.new("sqrt(a)"), args[0]))
         return run.drive(P.signed_gcd(ws.new("gcd(a, b)"), *args))
 
-    result = ev(tree)
+    try:
+        result = ev(tree)
+    finally:
+        ev = None  # ev refers to itself: without this the worksheet would wait for the collector
     if len(result.ids) > limits.max_digits:
         raise InputError(f"the result has {len(result.ids):,} digits; the limit is {limits.max_digits:,}")
     value = result.value()

@@ -108,6 +108,9 @@ PROBLEMS = [
     "-(5 - 8)",
     "(12 + 3) * (4 - 50) // 7",
     "31415926535 * -27182818284 + sqrt(99999999999999)",
+    # long enough for the batched paths: rows of one digit share a chain (Sheet.write_shared),
+    # additions written all at once (Sheet.write_masked)
+    "1234567890" * 6 + " * -" + "111222333444555666777888999000",
 ]
 
 

@@ -226,7 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tree = await run_in_threadpool(parse, req.expr.strip(), limits)
         except InputError as e:
             return None, _error(400, str(e))
-        budget = app.state.service.capacity.memory_mb
+        budget = s.capacity.memory_mb
         need = expected_bytes(tree, req.parallel)
         if need > budget << 20:  # over the memory budget by the estimate: refused before it runs
             views = expected_views(tree, req.parallel)
