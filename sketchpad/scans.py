@@ -391,18 +391,25 @@ def _scan_answered(answers, op: str, x: Row, y, carry, out, start: int, limit: i
     w = limit - start + 1  # the sequential scan may present column `limit` too
     if states is None or w < BULK:  # column by column, each answered from the batch
         return None, start, op
-    first_carry = carry.code(start) if carry is not None else BLANK_CODE
-    pat = Pattern(op, x, y, fixed, first_carry, start, limit + 1, states)
+    # Each column under each state, looked up (no kinds: one row, a few states, looked up once).
+    a = x.syms(start, limit + 1).astype(np.int32)
+    if y is not None:
+        b = y.syms(start, limit + 1).astype(np.int32)
+    else:
+        b = np.full(w, fixed.code if fixed is not None else BLANK_CODE, dtype=np.int32)
+    c0 = carry.code(start) if carry is not None else BLANK_CODE
+    so, sc = _state_codes(states)
     st, steps = state_table(states, carry is not None), answers.batch.steps
-    rows, first = answers.lookup[pat.grid], int(answers.lookup[pat.first])
+    rows = answers.lookup[views_of(so, a[1:, None], b[1:, None], sc)]  # [column - 1, state]
+    first = int(answers.lookup[code4(OP[op], int(a[0]), int(b[0]), c0)])
     cls = st[steps[rows]]
     cls[rows < 0] = MISS
-    path, last, term = follow_row(MISS if first < 0 else int(st[steps[first]]), cls, pat.kind, w)
+    path, last, term = follow_row(MISS if first < 0 else int(st[steps[first]]), cls, np.arange(w - 1), w)
     n_written = last if term == MISS else last + 1
     followed = np.empty(n_written, dtype=np.int32)
     if n_written:
         followed[0] = first
-        followed[1:] = rows[pat.kind[: n_written - 1], path[1:n_written]]
+        followed[1:] = rows[np.arange(n_written - 1), path[1:n_written]]
     _write_followed(out, carry, start, answers.batch, followed)
     if term == MISS:
         return None, start + last, op if last == 0 else states[int(path[last])][0]
