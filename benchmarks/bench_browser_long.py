@@ -79,7 +79,7 @@ def main(argv=None) -> int:
         "",
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.processor() or platform.machine()}, "
         f"{os.cpu_count()} cores, load average (1 min) {load0:.1f} at start / {os.getloadavg()[0]:.1f} at end; {agent}.",
-        "The page at full speed, the runtime in a Web Worker, the shipped model on wasm (2 threads) on the page's",
+        "The page at full speed, the runtime and its copy of the shipped model (wasm, 2 threads) in a Web Worker off the page's",
         f"main thread; best of {args.repeat}.  Written by `benchmarks/bench_browser_long.py`; "
         "`tests/test_browser_long.py` asserts the long-task bound.",
         "",
