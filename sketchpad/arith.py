@@ -8,12 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import procedures as P
 from .errors import InputError
 from .expr import Limits
-from .procedures import operand_of
-from .runtime import Run, together
-from .sheet import Worksheet
 from .solve import _check, as_stepper
 
 
@@ -46,15 +42,25 @@ class Arithmetic:
             raise InputError(f"unknown operation {op!r}; known: {', '.join(OPS)}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             raise InputError(f"{op} needs integers, got {[type(a).__name__ for a in args]}")
-        title, proc, arity = OPS[op]
+        from . import procedures as P
+        from .procedures import operand_of
+        from .sheet import Worksheet
+
+        title, name, arity = OPS[op]
+        proc = getattr(P, name)
+        if op == "-":
+            proc = lambda s, x, y: P.signed_add(s, x, y, subtract=True)  # noqa: E731
         if len(args) != arity:
             raise InputError(f"{op} takes {arity} operand(s), got {len(args)}")
-        nums = [operand_of(a) for a in args]
+        sheet = Worksheet().new(title)
+        nums = [operand_of(a, sheet.store) for a in args]
         _check(self.limits, op, *nums)
-        return proc(Worksheet().new(title), *nums)
+        return proc(sheet, *nums)
 
-    def _record(self, ops, outs, run: Run, group):
-        values = [o.value() if isinstance(o, P.Num) else tuple(n.value() for n in o) for o in outs]
+    def _record(self, ops, outs, run, group):
+        from .procedures import Num
+
+        values = [o.value() if isinstance(o, Num) else tuple(n.value() for n in o) for o in outs]
         c = run.counters
         self.forward_passes += c.forward_passes
         self.batches += c.batches
@@ -65,6 +71,8 @@ class Arithmetic:
 
     def _run(self, op: str, *args: int):
         gen = self._start(op, args)
+        from .runtime import Run
+
         run = Run(self._stepper, parallel=self.parallel)
         return self._record([(op, args)], [run.drive(gen)], run, None)[0]
 
@@ -83,6 +91,8 @@ class Arithmetic:
         gens = [self._start(op, args) for op, args in ops]
         if len(gens) == 1:
             return [self._run(ops[0][0], *ops[0][1])]
+        from .runtime import Run, together
+
         self._groups += 1
         run = Run(self._stepper, parallel=self.parallel)
         outs = run.drive(together(gens))
@@ -110,13 +120,13 @@ class Arithmetic:
         return self._run("gcd", a, b)
 
 
-# op -> (sheet title, procedure, number of operands)
-OPS = {
-    "+": ("a + b", P.signed_add, 2),
-    "-": ("a - b", lambda s, x, y: P.signed_add(s, x, y, subtract=True), 2),
-    "*": ("a * b", P.signed_mul, 2),
-    "//": ("a // b", P.signed_divmod, 2),
-    "neg": ("-a", P.negate, 1),
-    "sqrt": ("sqrt(a)", P.signed_isqrt, 1),
-    "gcd": ("gcd(a, b)", P.signed_gcd, 2),
+# op -> (sheet title, procedure in procedures.py, number of operands)
+OPS = {  # the procedures by name: the runtime (numpy) loads when an operation runs
+    "+": ("a + b", "signed_add", 2),
+    "-": ("a - b", "signed_add", 2),
+    "*": ("a * b", "signed_mul", 2),
+    "//": ("a // b", "signed_divmod", 2),
+    "neg": ("-a", "negate", 1),
+    "sqrt": ("sqrt(a)", "signed_isqrt", 1),
+    "gcd": ("gcd(a, b)", "signed_gcd", 2),
 }

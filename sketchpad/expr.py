@@ -44,9 +44,16 @@ _LITERAL = "_sketchpad_literal_"
 @dataclass(frozen=True)
 class Limits:
     max_digits: int = 20_000  # any number: operand, intermediate or result
-    max_quadratic_digits: int = 2_000  # operands of *, //, %, sqrt, gcd (work grows as n^2)
+    max_quadratic_digits: int = 8_000  # operands of *, //, %, sqrt, gcd (work grows as n^2) ...
     max_chars: int = 200_000  # the whole expression
     max_operations: int = 500
+    # ... and each operation's own limit: what the shipped model solves within 60 s and 4 GB on
+    # the 2-core build machine (benchmarks/bench_long.py --limits, docs/long.md)
+    quadratic_digits: tuple = (("*", 8_000), ("//", 3_000), ("%", 3_000), ("sqrt", 3_000), ("gcd", 2_000))
+
+    def limit_for(self, op: str) -> int:
+        """The most digits an operand of `op` may have (a quadratic operation)."""
+        return min(self.max_quadratic_digits, dict(self.quadratic_digits).get(op, self.max_quadratic_digits))
 
 
 # A parsed expression is a small tree of tuples:

@@ -69,6 +69,7 @@ def constants() -> dict:
         "op_order": list(S.OPS),
         "scan_ops": sorted(S.SCAN_OPS, key=S.OPS.index),
         "control": {name: getattr(S, name) for name in ("HALT", "CMP", "SWAP", "ADJ")},
+        "next_words": list(S.NEXT_WORDS),  # a step's next word by code (sketchpad/codes.py)
         "families": {op: [list(s) for s in states] for op, states in FAMILIES.items()},
         "mul_carries": {d: list(cs) for d, cs in MUL_CARRIES.items()},
         "dq_states": [list(s) for s in DQ_STATES],

@@ -246,7 +246,7 @@ def _worksheet(ws) -> list:
                     "name": r.name,
                     "offset": r.offset,
                     "text": r.text(),
-                    "origins": "".join(_origin(r.cell(i)) for i in reversed(range(r.width()))),
+                    "origins": r.origins(),
                     "sign": None if r.sign is None else r.sign.sym,
                     "sign_origin": None if r.sign is None else _origin(r.sign),
                 }

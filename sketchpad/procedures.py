@@ -10,12 +10,25 @@ row, how many columns a remainder keeps) it uses positions only.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import numpy as np
 
+from .codes import SYMBOLS, text_of, view_code
 from .digits import to_digits, to_int
 from .errors import InputError, StepperFault
-from .runtime import FAMILIES, PARALLEL, Probe, ask, expect, scan, select_probes, speculate, together
-from .sheet import Cell, Row, Sheet, input_number
+from .runtime import (
+    FAMILIES,
+    PARALLEL,
+    Ask,
+    Presented,
+    ask,
+    expect,
+    scan,
+    select_probes,
+    sign_code,
+    speculate,
+    together,
+)
+from .sheet import EMPTY, Cell, Cells, Row, Sheet, Store, number_cells
 from .symbols import (
     ABS,
     ADD,
@@ -24,7 +37,6 @@ from .symbols import (
     BLANK,
     CMP,
     CMP_EQ,
-    DIGITS,
     DQ,
     HALT,
     INC,
@@ -33,6 +45,7 @@ from .symbols import (
     NEG,
     NONZERO_FLAG,
     ODD,
+    PLUS,
     SGN_ADD,
     SGN_DIV,
     SGN_MUL,
@@ -41,65 +54,71 @@ from .symbols import (
     SWAP,
     ZERO_FLAG,
     ZT,
-    View,
 )
+from .trials import ADD2_DIGITS, DQ_STATES, digits_and, trial_probes  # noqa: F401  (DQ_STATES: generate_js, tests)
 
 
-class Num(NamedTuple):
-    sign: Cell
-    cells: list  # digit cells, units first, at least one
+class Num:
+    """A number on the sheet: its store, its sign cell and its digit cells (units first)."""
+
+    __slots__ = ("store", "sign_id", "ids")
+
+    def __init__(self, store: Store, sign_id: int, ids: np.ndarray):
+        self.store, self.sign_id, self.ids = store, int(sign_id), ids
+
+    sign = property(lambda self: None if self.sign_id < 0 else Cell.at(self.store, self.sign_id))
+    cells = property(lambda self: Cells(self.store, self.ids))
 
     @property
     def digits(self) -> str:
-        return "".join(c.sym for c in reversed(self.cells))
+        return text_of(self.store.sym[self.ids[::-1]])
 
     def value(self) -> int:
         """Read a number off the sheet (reading writes nothing)."""
-        d = self.digits
-        if not d or any(ch not in DIGITS for ch in d):
-            raise StepperFault(f"a result row holds non-digit symbols: {d!r}")
-        if self.sign is None or self.sign.sym not in "+-":
-            held = self.sign.sym if self.sign is not None else "nothing"
-            raise StepperFault(f"a result sign cell holds {held!r}")
-        v = to_int(d)
-        return -v if self.sign.sym == MINUS else v
+        syms = self.store.sym[self.ids]
+        if not len(syms) or (syms > 9).any() or (self.ids < 0).any():
+            raise StepperFault(f"a result row holds non-digit symbols: {self.digits!r}")
+        sign = SYMBOLS[self.store.sym[self.sign_id]] if self.sign_id >= 0 else None
+        if sign not in (PLUS, MINUS):
+            raise StepperFault(f"a result sign cell holds {sign if sign is not None else 'nothing'!r}")
+        v = to_int(self.digits)
+        return -v if sign == MINUS else v
 
 
-def operand(digits: str, negative: bool = False) -> Num:
+def operand(digits: str, negative: bool = False, store: Store | None = None) -> Num:
     """A problem's own number as input cells (the runtime writes none of it)."""
-    return Num(*input_number(digits, negative))
+    store = store if store is not None else Store()
+    ids = number_cells(store, digits, negative)
+    return Num(store, ids[0], ids[1:])
 
 
-def operand_of(value: int) -> Num:
-    return operand(to_digits(value), value < 0)
+def operand_of(value: int, store: Store | None = None) -> Num:
+    return operand(to_digits(value), value < 0, store)
 
 
-def canonical(cells: list) -> list:
+def canonical(cells) -> Cells:
     """Drop leading zero cells (keeping one): a position choice, no symbol is written."""
-    n = len(cells)
-    while n > 1 and (cells[n - 1] is None or cells[n - 1].sym == "0"):
-        n -= 1
-    out = cells[:n]
-    if any(c is None for c in out):
+    store, ids = cells.store, cells.ids
+    if not len(ids):
+        return cells
+    if len(ids) <= 64:
+        syms, cids, n = store.sym[ids].tolist(), ids.tolist(), len(ids)
+        while n > 1 and (cids[n - 1] < 0 or syms[n - 1] == 0):
+            n -= 1
+        gap = -1 in cids[:n]
+    else:
+        nonzero = np.flatnonzero((ids >= 0) & (store.sym[ids] != 0))
+        n = int(nonzero[-1]) + 1 if len(nonzero) else 1
+        gap = (ids[:n] < 0).any()
+    if gap:
         raise StepperFault("a result row has a gap")
-    return out
+    return Cells(store, ids[:n])
 
 
 def _row(sheet: Sheet, name: str, num: Num | None = None, cells=None, offset=0) -> Row:
     if num is not None:
         return sheet.shared_row(name, num.cells, num.sign, offset)
-    return sheet.shared_row(name, cells or [], None, offset)
-
-
-def _sign_view(op, a: Row, b: Row | None, c: Row | None = None, ci: int = 0):
-    """The view of a sign decision: (op, sign of a, sign of b, flag cell)."""
-    bs = b.sign.sym if b is not None else BLANK
-    cs = c.sym(ci) if c is not None else BLANK
-    return View(op, a.sign.sym, bs, cs), (
-        (a, "sign"),
-        (b, "sign") if b is not None else None,
-        (c, ci) if c is not None else None,
-    )
+    return sheet.shared_row(name, cells if cells is not None else EMPTY, None, offset)
 
 
 # ---------------------------------------------------------------- magnitudes
@@ -109,8 +128,7 @@ def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
     """x + y from column `start` up (columns below it are x's cells, shared)."""
     carry = sheet.row("carry", offset)
     out = sheet.row(name, offset)
-    for i in range(min(start, x.width())):
-        out.put(i, x.cells[i])
+    out.share(0, x.ids[: min(start, x.width())])
     step, _ = yield from scan(ADD, x, y, carry, out, start)
     expect(step, (HALT,), "addition")
     return out
@@ -153,13 +171,13 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
         carry = sheet.row("carry", j)
         row = sheet.row(f"x{y.sym(j)}", j)
         partial.append(row)
-        gens.append(_partial_row(x, y.cells[j], carry, row, y, j))
+        gens.append(_partial_row(x, y.cell(j), carry, row, y, j))
     yield from together(gens)
     if PARALLEL.get():
         return (yield from _sum_tree(sheet, [(row, j) for j, row in enumerate(partial)]))
     total = partial[0]
     for j in range(1, len(partial)):
-        shifted = Row(partial[j].name, [None] * j + partial[j].cells)  # not drawn twice
+        shifted = Row.shifted(partial[j], j)  # not drawn twice
         total = yield from add_rows(sheet, total, shifted, "sum", start=j)
     return total
 
@@ -170,7 +188,7 @@ def _sum_tree(sheet: Sheet, items: list):
         gens = []
         for k in range(0, len(items) - 1, 2):
             (r1, s1), (r2, s2) = items[k], items[k + 1]
-            shifted = Row(r2.name, [None] * (s2 - s1) + r2.cells)
+            shifted = Row.shifted(r2, s2 - s1)
             gens.append(add_rows(sheet, r1, shifted, "sum", start=s2 - s1, offset=s1))
         sums = yield from together(gens)
         nxt = [(row, items[2 * k][1]) for k, row in enumerate(sums)]
@@ -191,8 +209,7 @@ def increment(sheet: Sheet, x: Row, name="x+1", op=INC):
     out = sheet.row(name, x.offset)
     step, i = yield from scan(op, x, None, None, out)
     expect(step, (HALT,), "increment")
-    for k in range(i + 1, x.width()):
-        out.put(k, x.cells[k])
+    out.share(i + 1, x.ids[i + 1 :])
     return out
 
 
@@ -208,22 +225,22 @@ def divide_rows(sheet: Sheet, a: Row, b: Row):
     la, lb = a.width(), b.width()
     quotient = sheet.row("q")
     if la < lb:
-        rounds = [(0, list(a.cells))]
+        rounds = [(0, a.ids.copy())]
         rem = None
     else:
         rounds = None
-        rem = a.cells[la - lb + 1 :]
+        rem = a.ids[la - lb + 1 :]
     positions = range(la - lb, -1, -1) if rounds is None else [0]
     for k in positions:
-        cur = rounds[0][1] if rounds is not None else [a.cells[k]] + rem[:lb]
+        cur = rounds[0][1] if rounds is not None else np.concatenate([a.ids[k : k + 1], rem[:lb]])
         r = _row(sheet, "r", cells=cur, offset=k)
         trials = _quotient_digit(sheet, r, b, quotient, k)
         if PARALLEL.get():
-            r = yield from speculate(trial_probes(r, b, (quotient, k)), trials)
+            r = yield from speculate([trial_probes(r, b, (quotient, k))], trials)
         else:
             r = yield from trials
-        rem = r.cells
-    return quotient, rem[: max(lb, 1)]
+        rem = r.ids
+    return quotient, Cells(sheet.store, rem[: max(lb, 1)])
 
 
 def _quotient_digit(sheet: Sheet, r: Row, b: Row, quotient: Row, k: int):
@@ -231,64 +248,12 @@ def _quotient_digit(sheet: Sheet, r: Row, b: Row, quotient: Row, k: int):
     borrows, counting with DQ steps; returns the last row that fitted (the remainder)."""
     for _trial in range(10):
         t, borrow = yield from sub_rows(sheet, r, b, "-b", offset=k)
-        step = yield from ask(View(DQ, borrow, quotient.sym(k), BLANK), ((t, None), (quotient, k), None))
+        step = yield from ask(view_code(DQ, borrow, quotient.sym(k), BLANK), ((t, None), (quotient, k), None))
         Sheet.write(quotient, k, step)
         if expect(step, (SUB, HALT), "quotient digit") == HALT:
             return r
         r = t
     raise StepperFault("a quotient digit counted past 9")
-
-
-# Parallel quotient and root digits: what one digit's trials can present.
-BORROWS = (BLANK, "1")
-DQ_STATES = tuple(
-    (bo, cnt) for cnt in (BLANK,) + tuple("123456789") for bo in BORROWS if not (bo == BLANK and cnt == "9")
-)  # (borrow, count so far): the 19 DQ views of V
-ADD2_DIGITS = tuple("13579")  # ADD2 reads the units digit of an odd number
-
-
-def _digits_and(sym: str) -> tuple:
-    return tuple(DIGITS) if sym in DIGITS else tuple(DIGITS) + (sym,)
-
-
-_new = tuple.__new__
-_SUB_BY_X = {
-    (y, c): tuple(_new(View, (SUB, x, y, c)) for x in DIGITS) for y in tuple(DIGITS) + (BLANK,) for c in BORROWS
-}
-
-
-def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> list:
-    """Every view the trial subtractions of one digit could present, and the DQ views.
-
-    Trial 1 subtracts y from r; trial j subtracts from trial j-1's difference, whose digits
-    are not known before the batch: so column i (0 <= i < W = max(width r, width y)) is
-    presented with every digit x (and r's own symbol there, when it is not a digit), under
-    every borrow (none in column 0), and column W as (SUB, _, _, borrow).  y is fixed (a
-    division's divisor), except in its lowest `free_y` columns, which are presented with every
-    digit too (a square root's odd number grows by 2 per trial).  Then every DQ view (borrow,
-    count so far); `count` = (row, column) of the digit being counted.  Order: column, then y,
-    then borrow, then x.  A probe's position names only the cells that hold its symbols now
-    (the page highlights those): a hypothetical digit has none."""
-    W = max(r.width(), y.width())
-    probes = []
-    append = probes.append
-    for i in range(W):
-        yi, xi = y.sym(i), r.sym(i)
-        here = ((r, i), (y, i), None)
-        only_y = (None, (y, i), None)
-        for yy in _digits_and(yi) if i < free_y else (yi,):
-            w_x, w = (here, only_y) if yy == yi else (((r, i), None, None), None)
-            for c in (BLANK,) if i == 0 else BORROWS:
-                for v in _SUB_BY_X[(yy, c)]:
-                    append(_new(Probe, (v, w_x if v[1] == xi else w)))
-                if xi not in DIGITS:
-                    append(Probe(View(SUB, xi, yy, c), w_x))
-    for c in BORROWS:
-        probes.append(Probe(View(SUB, BLANK, BLANK, c), ((r, W), (y, W), None)))
-    row, col = count
-    for bo, cnt in DQ_STATES:
-        probes.append(Probe(View(DQ, bo, cnt, BLANK), (None, (row, col), None) if cnt == row.sym(col) else None))
-    return probes
 
 
 def sqrt_rows(sheet: Sheet, a: Row):
@@ -297,48 +262,50 @@ def sqrt_rows(sheet: Sheet, a: Row):
     parallel mode each root digit is two batches: 2p with the odd number's units digit, then
     all trials (`speculate`)."""
     la = a.width()
-    root: list = []
-    rem: list = []
+    root = EMPTY
+    rem = EMPTY
     parallel = PARALLEL.get()
+    odd_code = view_code(ODD, BLANK, BLANK, BLANK)
     for p in range((la + 1) // 2 - 1, -1, -1):
-        r = _row(sheet, "r", cells=a.cells[2 * p : 2 * p + 2] + rem, offset=2 * p)
+        r = _row(sheet, "r", cells=np.concatenate([a.ids[2 * p : 2 * p + 2], rem]), offset=2 * p)
         proot = _row(sheet, "p", cells=root)
         first = _odd_number(sheet, proot, p)
         if parallel:
-            probes = select_probes(ADD, proot, proot, BLANK, 0, proot.width() + 2, FAMILIES[ADD])
-            probes.append(Probe(View(ODD, BLANK, BLANK, BLANK), None))
-            odd = yield from speculate(probes, first)
+            parts = [select_probes(ADD, proot, proot, BLANK, 0, proot.width() + 2, FAMILIES[ADD]), Ask(odd_code)]
+            odd = yield from speculate(parts, first)
         else:
             odd = yield from first
         digit = sheet.row("digit")
         trials = _root_digit(sheet, r, odd, digit, p)
         if parallel:
-            probes = trial_probes(r, odd, (digit, 0), free_y=2)
-            probes += [
-                Probe(View(ADD2, d, BLANK, BLANK), ((odd, 0), None, None) if d == odd.sym(0) else None)
-                for d in ADD2_DIGITS
+            units, tens = odd.sym(0), odd.sym(1)
+            parts = [
+                trial_probes(r, odd, (digit, 0), free_y=2),
+                Presented(
+                    [view_code(ADD2, d, BLANK, BLANK) for d in ADD2_DIGITS],
+                    where=lambda odd=odd, u=units: [((odd, 0), None, None) if d == u else None for d in ADD2_DIGITS],
+                ),
+                Presented(
+                    [view_code(INC, d, BLANK, BLANK) for d in digits_and(tens)],
+                    where=lambda odd=odd, t=tens: [((odd, 1), None, None) if d == t else None for d in digits_and(t)],
+                ),
             ]
-            probes += [
-                Probe(View(INC, d, BLANK, BLANK), ((odd, 1), None, None) if d == odd.sym(1) else None)
-                for d in _digits_and(odd.sym(1))
-            ]
-            r = yield from speculate(probes, trials)
+            r = yield from speculate(parts, trials)
         else:
             r = yield from trials
-        root = [digit.cells[0]] + root
-        rem = r.cells[: len(root) + 1]
-    return root
+        root = np.concatenate([digit.ids[:1], root])
+        rem = r.ids[: len(root) + 1]
+    return Cells(sheet.store, root)
 
 
 def _odd_number(sheet: Sheet, proot: Row, p: int):
     """20p+1: the row 2p (an addition p + p) with a units digit 1 from an ODD step."""
     twice = yield from add_rows(sheet, proot, proot, "2p")
     odd = sheet.row("20p+1", 2 * p)
-    step = yield from ask(View(ODD, BLANK, BLANK, BLANK), None)
+    step = yield from ask(view_code(ODD, BLANK, BLANK, BLANK), None)
     expect(step, (HALT,), "odd number")
     Sheet.write(odd, 0, step)
-    for i, c in enumerate(twice.cells):
-        odd.put(i + 1, c)
+    odd.share(1, twice.ids)
     return odd
 
 
@@ -347,7 +314,7 @@ def _root_digit(sheet: Sheet, r: Row, odd: Row, digit: Row, p: int):
     subtraction borrows, counting with DQ steps; returns the last row that fitted."""
     for _trial in range(10):
         t, borrow = yield from sub_rows(sheet, r, odd, "-odd", offset=2 * p)
-        step = yield from ask(View(DQ, borrow, digit.sym(0), BLANK), ((t, None), (digit, 0), None))
+        step = yield from ask(view_code(DQ, borrow, digit.sym(0), BLANK), ((t, None), (digit, 0), None))
         Sheet.write(digit, 0, step)
         if expect(step, (SUB, HALT), "root digit") == HALT:
             return r
@@ -359,37 +326,38 @@ def _root_digit(sheet: Sheet, r: Row, odd: Row, digit: Row, p: int):
 # ---------------------------------------------------------------- signed procedures
 
 
+def _num(row: Row, cells) -> Num:
+    return Num(row.store, row.sign_id, cells.ids if isinstance(cells, Cells) else cells)
+
+
 def signed_add(sheet: Sheet, x: Num, y: Num, subtract=False):
     op = SGN_SUB if subtract else SGN_ADD
     a, b = _row(sheet, "a", x), _row(sheet, "b", y)
     result_sign = sheet.row("sign")
-    view, where = _sign_view(op, a, b)
-    step = yield from ask(view, where)
+    step = yield from ask(*sign_code(op, a, b))
     if step.sym != BLANK:
         Sheet.write(result_sign, "sign", step)
     if expect(step, (ADD, CMP), "sign") == ADD:
         out = yield from add_rows(sheet, a, b, "|a|+|b|")
     else:
         flag = yield from compare_rows(sheet, a, b)
-        view, where = _sign_view(op, a, b, flag, 0)
-        step = yield from ask(view, where)
+        step = yield from ask(*sign_code(op, a, b, flag, 0))
         Sheet.write(result_sign, "sign", step)
         swap = expect(step, (SUB, SWAP), "sign") == SWAP
         top, bottom = (b, a) if swap else (a, b)
         out, borrow = yield from sub_rows(sheet, top, bottom, "|b|-|a|" if swap else "|a|-|b|")
         if borrow != BLANK:
             raise StepperFault("a subtraction after a comparison borrowed at the top")
-    return Num(result_sign.sign, canonical(out.cells))
+    return _num(result_sign, canonical(out.cells))
 
 
 def signed_mul(sheet: Sheet, x: Num, y: Num):
     a, b = _row(sheet, "a", x), _row(sheet, "b", y)
-    view, where = _sign_view(SGN_MUL, a, b)
-    step = yield from ask(view, where)
+    step = yield from ask(*sign_code(SGN_MUL, a, b))
     expect(step, (MUL,), "sign")
     total = yield from product_rows(sheet, a, b)
     Sheet.write(total, "sign", step)
-    return Num(total.sign, canonical(total.cells))
+    return _num(total, canonical(total.cells))
 
 
 def signed_divmod(sheet: Sheet, x: Num, y: Num):
@@ -401,8 +369,7 @@ def signed_divmod(sheet: Sheet, x: Num, y: Num):
     q, rem = yield from divide_rows(sheet, a, b)
     r = _row(sheet, "r", cells=canonical(rem))
     rz = yield from zero_test(sheet, r, "r=0?")
-    view, where = _sign_view(SGN_DIV, a, b, rz, 0)
-    step = yield from ask(view, where)
+    step = yield from ask(*sign_code(SGN_DIV, a, b, rz, 0))
     if expect(step, (HALT, ADJ), "sign") == ADJ:
         q = yield from increment(sheet, q, "q+1")
         r, borrow = yield from sub_rows(sheet, b, r, "|b|-r")
@@ -410,26 +377,24 @@ def signed_divmod(sheet: Sheet, x: Num, y: Num):
             raise StepperFault("the remainder adjustment borrowed at the top")
     Sheet.write(q, "sign", step)
     Sheet.write(r, "sign", step, "flag")
-    return Num(q.sign, canonical(q.cells)), Num(r.sign, canonical(r.cells))
+    return _num(q, canonical(q.cells)), _num(r, canonical(r.cells))
 
 
 def signed_isqrt(sheet: Sheet, x: Num):
     a = _row(sheet, "a", x)
-    if a.sign.sym == MINUS and not (len(x.cells) == 1 and x.cells[0].sym == "0"):
+    if a.sign_sym() == MINUS and not (len(a.ids) == 1 and a.sym(0) == "0"):
         raise InputError("square root of a negative number")
-    view, where = _sign_view(ABS, a, None)
-    step = yield from ask(view, where)
+    step = yield from ask(*sign_code(ABS, a, None))
     expect(step, (HALT,), "sign")
     root = yield from sqrt_rows(sheet, a)
     out = _row(sheet, "root", cells=root)
     Sheet.write(out, "sign", step)
-    return Num(out.sign, canonical(out.cells))
+    return _num(out, canonical(out.cells))
 
 
 def signed_gcd(sheet: Sheet, x: Num, y: Num):
     a, b = _row(sheet, "a", x), _row(sheet, "b", y)
-    view, where = _sign_view(ABS, a, None)
-    step = yield from ask(view, where)
+    step = yield from ask(*sign_code(ABS, a, None))
     expect(step, (HALT,), "sign")
     limit = 5 * (a.width() + b.width()) + 10
     for _ in range(limit):
@@ -440,16 +405,15 @@ def signed_gcd(sheet: Sheet, x: Num, y: Num):
         a, b = b, _row(sheet, "r", cells=canonical(rem))
     else:
         raise StepperFault("gcd did not finish")
-    out = _row(sheet, "gcd", cells=a.cells)
+    out = _row(sheet, "gcd", cells=a.ids)
     Sheet.write(out, "sign", step)
-    return Num(out.sign, canonical(out.cells))
+    return _num(out, canonical(out.cells))
 
 
 def negate(sheet: Sheet, x: Num):
     a = _row(sheet, "a", x)
-    view, where = _sign_view(NEG, a, None)
-    step = yield from ask(view, where)
+    step = yield from ask(*sign_code(NEG, a, None))
     expect(step, (HALT,), "sign")
-    out = _row(sheet, "-a", cells=a.cells)
+    out = _row(sheet, "-a", cells=a.ids)
     Sheet.write(out, "sign", step)
-    return Num(out.sign, out.cells)
+    return _num(out, out.ids)

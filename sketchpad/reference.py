@@ -118,12 +118,35 @@ def reference_step(view: View) -> Step:
 
 
 class ReferenceStepper:
-    """The batched stepper interface, answered by the specification itself."""
+    """The batched stepper interface, answered by the specification itself: views in, steps
+    out, or view codes in, step codes out (sketchpad/codes.py) through one table lookup."""
 
     name = "reference"
 
     def __init__(self):
         self._memo: dict[View, Step] = {}
+
+    def step_codes(self, codes):
+        """Step codes (numpy) for view codes (numpy): sketchpad/codes.py."""
+        import numpy as np
+
+        from .codes import step_code, view_of
+
+        table = _table()
+        out = table[codes]
+        missing = out < 0
+        if missing.any():  # the spec, asked once per view for the life of the process
+            for c in np.unique(codes[missing]).tolist():
+                table[c] = step_code(reference_step(view_of(c)))
+            out = table[codes]
+        return out
+
+    def step_code(self, code: int) -> int:
+        """The step code of one view code (the sequential mode's batches of one view)."""
+        s = _table()[code]
+        if s < 0:
+            s = self.step_codes(_table()[code : code + 1] * 0 + code)[0]
+        return int(s)
 
     def __call__(self, views: list[View]) -> list[Step]:
         memo = self._memo
@@ -134,3 +157,17 @@ class ReferenceStepper:
                 s = memo[v] = reference_step(v)
             out.append(s)
         return out
+
+
+_TABLE: list = []
+
+
+def _table():
+    """view code -> step code of the reference stepper (-1: not asked yet), a numpy array."""
+    if not _TABLE:
+        import numpy as np
+
+        from .codes import N_VIEWS
+
+        _TABLE.append(np.full(N_VIEWS, -1, dtype=np.int32))
+    return _TABLE[0]

@@ -1,77 +1,350 @@
-"""The sheet: rows of cells, as on paper.
+"""The sheet: rows of cells, as on paper, held as arrays.
 
-Column 0 is the units column.  A cell remembers where its symbol came from: the problem's
-input, or the Step (and the field of it) that a stepper emitted.  `Sheet.write` is the only
-way to put a computed symbol on a sheet, and it takes a Step, so the runtime cannot write a
-symbol of its own making.  Rows may share cells (the runtime lays a new row over cells that
-already exist, e.g. a brought-down digit): sharing moves no symbol and writes nothing.
+Column 0 is the units column.  The cells of one worksheet live in one `Store`: a cell is an
+index into its arrays (the symbol, as a code of sketchpad/codes.py, and where it came from),
+and a row is an array of cell indices (-1: never written).  Rows share cells by holding the
+same index: sharing moves no symbol and writes nothing.
+
+A cell comes to exist in exactly two ways, both here: `Store.inputs` (a problem's own number:
+each cell remembers which number and which digit of it) and the write path `Sheet.write` /
+`Sheet.write_steps`, which takes the steps of one batch as the stepper returned them
+(`BatchSteps`) and the indices of the rows it wants, and gathers the symbols from those rows
+itself.  So the runtime cannot put a symbol of its own on a sheet, and every computed cell
+records the batch and the row of the stepper's output it was gathered from
+(tests/test_provenance.py checks each one against that row).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import numpy as np
 
-from .symbols import BLANK, DIGITS, MINUS, PLUS, Step
+from .codes import BLANK_CODE, NSYM, STEP_FLAG, STEP_SYM, STEPS, SYMBOLS, sym_code, text_of
+from .symbols import CELL_SYMBOLS, DIGITS, MINUS, PLUS, Step
 
 INPUT = "input"
+FIELDS = {"sym": 1, "flag": 2}  # a written cell holds its step's symbol or its flag; 0 = input
+_TEXT = np.frombuffer("".join(CELL_SYMBOLS).encode(), dtype=np.uint8)
 
 
-def input_number(digits: str, negative: bool = False) -> tuple[Cell, list]:
-    """A problem's own number as input cells: (sign cell, digit cells units first).  Input
-    cells and Sheet.write are the only ways a cell comes to exist."""
-    digits = digits.lstrip("0") or "0"
-    return Cell(MINUS if negative else PLUS, INPUT), [Cell(ch, INPUT) for ch in reversed(digits)]
+class BatchSteps:
+    """The steps one stepper call returned, as step codes: row r of the stepper's output is
+    steps[r] (an array; a tuple for a batch of one view).  Made by the runtime's driver only,
+    once per batch (`index`)."""
+
+    __slots__ = ("index", "steps")
+
+    def __init__(self, index: int, steps: np.ndarray):
+        self.index = index
+        self.steps = steps
+
+
+class StepRow:
+    """One row of one batch's stepper output: the step a view received, and where it is."""
+
+    __slots__ = ("batch", "row", "code")
+
+    def __init__(self, batch: BatchSteps, row: int):
+        self.batch = batch
+        self.row = row
+        self.code = int(batch.steps[row])
+
+    step = property(lambda self: STEPS[self.code])
+    sym = property(lambda self: STEPS[self.code].sym)
+    flag = property(lambda self: STEPS[self.code].flag)
+    next = property(lambda self: STEPS[self.code].next)
+
+    def __repr__(self):
+        return f"StepRow({self.step}, batch {self.batch.index}, row {self.row})"
+
+
+class Store:
+    """The cells of one worksheet (append-only arrays).  sym[-1] is always blank, so a gather
+    through a row's indices reads a never-written cell (-1) as blank."""
+
+    def __init__(self, capacity: int = 256):
+        self.sym = np.empty(capacity, dtype=np.uint8)
+        self.sym[-1] = BLANK_CODE
+        self.src = np.zeros(capacity, dtype=np.int32)  # stepper output row, or the input digit's position
+        self.n = 0
+        # Runs of cells made by one call, rows of (first, batch, field, literal): cells from
+        # first up to the next run's first came from batch (-1: input), field (0 input, 1 sym,
+        # 2 flag), literal (the problem number of an input run, else -1).
+        self._runs = np.empty((16, 4), dtype=np.int64)
+        self.n_runs = 0
+        self.literals: list[str] = []  # each problem number's symbols: sign, then digits units first
+
+    def _alloc(self, k: int) -> int:
+        first = self.n
+        need = first + k + 1  # + the blank sentinel at the end
+        if need > len(self.sym):
+            cap = max(need, 2 * len(self.sym))
+            sym = np.empty(cap, dtype=np.uint8)
+            sym[:first] = self.sym[:first]
+            sym[-1] = BLANK_CODE
+            src = np.zeros(cap, dtype=np.int32)
+            src[:first] = self.src[:first]
+            self.sym, self.src = sym, src
+        self.n = first + k
+        return first
+
+    def inputs(self, symbols: str) -> np.ndarray:
+        """Cells for one problem number's symbols (sign, then digits units first)."""
+        k = len(symbols)
+        first = self._alloc(k)
+        self.sym[first : first + k] = [sym_code(s) for s in symbols]
+        self.src[first : first + k] = range(k)
+        ids = np.arange(first, first + k, dtype=np.int32)
+        self._run(first, -1, 0, len(self.literals))
+        self.literals.append(symbols)
+        return ids
+
+    @property
+    def runs(self) -> np.ndarray:
+        return self._runs[: self.n_runs]
+
+    def _run(self, first: int, batch: int, field: int, literal: int) -> None:
+        if self.n_runs == len(self._runs):
+            self._runs = np.concatenate([self._runs, np.empty_like(self._runs)])
+        self._runs[self.n_runs] = (first, batch, field, literal)
+        self.n_runs += 1
+
+    def _written1(self, sym: int, row: int, batch: int, field: int) -> int:
+        first = self._alloc(1)
+        self.sym[first] = sym
+        self.src[first] = row
+        self._run(first, batch, field, -1)
+        return first
+
+    def _written(self, syms: np.ndarray, rows: np.ndarray, batch: int, field: int) -> np.ndarray:
+        first = self._alloc(len(syms))
+        self.sym[first : first + len(syms)] = syms
+        self.src[first : first + len(syms)] = rows
+        self._run(first, batch, field, -1)
+        return np.arange(first, first + len(syms), dtype=np.int32)
+
+    def origins(self, ids) -> dict:
+        """Where cells came from: kind (0 input, 1 step symbol, 2 step flag), batch, row (the
+        stepper output row; for input cells the position in the number) and literal."""
+        ids = np.asarray(ids, dtype=np.int64)
+        runs = self.runs
+        k = np.searchsorted(runs[:, 0], ids, side="right") - 1
+        return {"kind": runs[k, 2], "batch": runs[k, 1], "row": self.src[ids], "literal": runs[k, 3]}
+
+    def import_cells(self, cells) -> np.ndarray:
+        """Indices here for Cell objects of another store (sheets built by hand): each copied
+        with its symbol and origin, so provenance still names the batch and row."""
+        out = np.full(len(cells), -1, dtype=np.int32)
+        for j, c in enumerate(cells):
+            if c is None:
+                continue
+            if c.store is self:
+                out[j] = c.id
+                continue
+            o = c.store.origins([c.id])
+            kind, batch, lit = int(o["kind"][0]), int(o["batch"][0]), int(o["literal"][0])
+            if kind == 0:
+                first = self._alloc(1)
+                self._run(first, -1, 0, len(self.literals))
+                self.literals.append(c.store.literals[lit][int(c.store.src[c.id])])
+            else:
+                first = self._alloc(1)
+                self._run(first, batch, kind, -1)
+            self.sym[first] = c.store.sym[c.id]
+            self.src[first] = 0 if kind == 0 else c.store.src[c.id]
+            out[j] = first
+        return out
 
 
 class Cell:
-    __slots__ = ("sym", "origin", "field")
+    """A cell, seen from Python: its symbol and origin.  `Cell(sym, INPUT)` makes a lone input
+    cell (a digit given by hand); computed cells exist only through Sheet.write."""
+
+    __slots__ = ("store", "id")
 
     def __init__(self, sym: str, origin, fld: str | None = None):
-        self.sym = sym
-        self.origin = origin  # INPUT, or the Step object this symbol came from
-        self.field = fld  # "sym" or "flag" for step-written cells
+        if origin != INPUT:
+            raise TypeError("a computed cell is made only by Sheet.write, from a step")
+        self.store = Store(4)
+        self.id = int(self.store.inputs(sym)[0])
+
+    @classmethod
+    def at(cls, store: Store, cid: int) -> Cell:
+        c = object.__new__(cls)
+        c.store, c.id = store, int(cid)
+        return c
+
+    sym = property(lambda self: SYMBOLS[self.store.sym[self.id]])
+    code = property(lambda self: int(self.store.sym[self.id]))
+
+    @property
+    def origin(self):
+        """INPUT, or (batch, stepper output row) of the step this symbol was gathered from."""
+        o = self.store.origins([self.id])
+        return INPUT if o["kind"][0] == 0 else (int(o["batch"][0]), int(o["row"][0]))
+
+    @property
+    def field(self):
+        return {0: None, 1: "sym", 2: "flag"}[int(self.store.origins([self.id])["kind"][0])]
+
+    def __eq__(self, other):
+        return isinstance(other, Cell) and other.store is self.store and other.id == self.id
+
+    def __hash__(self):
+        return hash((id(self.store), self.id))
 
 
-@dataclass
+class Cells:
+    """A read-only sequence of cells (units first; None = never written): what `.cells` of a
+    row or a number shows; `.ids` is the index array itself."""
+
+    __slots__ = ("store", "ids")
+
+    def __init__(self, store: Store, ids: np.ndarray):
+        self.store, self.ids = store, ids
+
+    def __len__(self):
+        return len(self.ids)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return Cells(self.store, self.ids[k])
+        cid = int(self.ids[k])
+        return None if cid < 0 else Cell.at(self.store, cid)
+
+    def __iter__(self):
+        store = self.store
+        return (None if c < 0 else Cell.at(store, c) for c in self.ids.tolist())
+
+    def syms(self) -> np.ndarray:
+        return self.store.sym[self.ids]
+
+
+def ids_in(store: Store, cells) -> np.ndarray:
+    """Cell indices in `store` for an index array, a Cells of this store, or Cell objects."""
+    if isinstance(cells, np.ndarray):
+        return cells.astype(np.int32, copy=False)
+    if isinstance(cells, Cells) and cells.store is store:
+        return cells.ids
+    return store.import_cells(list(cells))
+
+
+EMPTY = np.zeros(0, dtype=np.int32)
+
+
 class Row:
-    name: str
-    cells: list = field(default_factory=list)  # index 0 = units; None = never written
-    sign: Cell | None = None
-    offset: int = 0  # drawn shifted left by this many columns
+    __slots__ = ("name", "store", "ids", "sign_id", "offset")
 
-    def sym(self, i: int) -> str:
-        if 0 <= i < len(self.cells):
-            c = self.cells[i]
-            if c is not None:
-                return c.sym
-        return BLANK
+    def __init__(self, name: str, store: Store, ids: np.ndarray = EMPTY, sign_id: int = -1, offset: int = 0):
+        self.name = name
+        self.store = store
+        self.ids = ids  # cell indices, index 0 = units; -1 = never written
+        self.sign_id = sign_id
+        self.offset = offset  # drawn shifted left by this many columns
 
-    def cell(self, i: int):
-        return self.cells[i] if 0 <= i < len(self.cells) else None
-
-    def put(self, i: int, cell: Cell) -> None:
-        cells = self.cells
-        if i >= len(cells):
-            cells.extend([None] * (i + 1 - len(cells)))
-        cells[i] = cell
+    @classmethod
+    def shifted(cls, source: Row, shift: int) -> Row:
+        """`source` moved up by `shift` columns (an addend of a product's sum); not drawn."""
+        ids = np.concatenate([np.full(shift, -1, dtype=np.int32), source.ids])
+        return cls(source.name, source.store, ids)
 
     def width(self) -> int:
-        return len(self.cells)
+        return len(self.ids)
+
+    def syms(self, lo: int, hi: int) -> np.ndarray:
+        """Symbol codes of columns lo..hi-1 (blank where nothing is written)."""
+        ids, w = self.ids, len(self.ids)
+        if 0 <= lo and hi <= w:
+            return self.store.sym[ids[lo:hi]]
+        out = np.full(max(0, hi - lo), BLANK_CODE, dtype=np.uint8)
+        a, b = max(lo, 0), min(hi, w)
+        if a < b:
+            out[a - lo : b - lo] = self.store.sym[ids[a:b]]
+        return out
+
+    def code(self, i: int) -> int:
+        return self.store.sym.item(self.ids.item(i)) if 0 <= i < len(self.ids) else BLANK_CODE
+
+    def sym(self, i: int) -> str:
+        return SYMBOLS[self.code(i)]
+
+    def cell(self, i: int):
+        return None if not 0 <= i < len(self.ids) or self.ids[i] < 0 else Cell.at(self.store, self.ids[i])
+
+    @property
+    def cells(self) -> Cells:
+        return Cells(self.store, self.ids)
+
+    @cells.setter
+    def cells(self, cells) -> None:
+        self.ids = ids_in(self.store, cells).copy()
+
+    @property
+    def sign(self):
+        return None if self.sign_id < 0 else Cell.at(self.store, self.sign_id)
+
+    def sign_sym(self, default: str = "_") -> str:
+        return default if self.sign_id < 0 else SYMBOLS[self.store.sym[self.sign_id]]
+
+    def put(self, i: int, cid: int) -> None:
+        """Show an existing cell in column i (sharing: nothing is written)."""
+        if i >= len(self.ids):
+            self._widen(i + 1)
+        self.ids[i] = cid
+
+    def share(self, lo: int, ids: np.ndarray) -> None:
+        """Show existing cells in columns lo, lo+1, ... (sharing: nothing is written)."""
+        if len(ids):
+            if lo + len(ids) > len(self.ids):
+                self._widen(lo + len(ids))
+            self.ids[lo : lo + len(ids)] = ids
+
+    def _widen(self, w: int) -> None:
+        ids = np.empty(w, dtype=np.int32)
+        n = len(self.ids)
+        ids[:n] = self.ids
+        ids[n:] = -1
+        self.ids = ids
 
     def text(self) -> str:
-        return "".join(self.sym(i) for i in reversed(range(len(self.cells))))
+        syms = self.store.sym[self.ids[::-1]]
+        if len(syms) and syms.max() >= NSYM:
+            return text_of(syms)
+        return _TEXT[syms].tobytes().decode()
+
+    def origins(self) -> str:
+        """i(nput), s(tep symbol), f(step flag), . (never written) per column, highest first."""
+        ids = self.ids[::-1]
+        out = np.full(len(ids), ord("."), dtype=np.uint8)
+        have = ids >= 0
+        if have.any():
+            out[have] = np.frombuffer(b"isf", dtype=np.uint8)[self.store.origins(ids[have])["kind"]]
+        return out.tobytes().decode()
+
+
+def input_number(digits: str, negative: bool = False, store: Store | None = None) -> tuple[Cell, Cells]:
+    """A problem's own number as input cells: (sign cell, digit cells units first).  Input
+    cells and Sheet.write are the only ways a cell comes to exist."""
+    store = store if store is not None else Store()
+    ids = number_cells(store, digits, negative)
+    return Cell.at(store, ids[0]), Cells(store, ids[1:])
+
+
+def number_cells(store: Store, digits: str, negative: bool = False) -> np.ndarray:
+    """[sign cell, digit cells units first] of a problem number, in `store`."""
+    digits = digits.lstrip("0") or "0"
+    return store.inputs((MINUS if negative else PLUS) + digits[::-1])
 
 
 class Sheet:
     """One block of work: the rows one procedure used, in the order it made them."""
 
-    def __init__(self, title: str):
+    def __init__(self, title: str, store: Store | None = None):
         self.title = title
+        self.store = store if store is not None else Store()
         self.rows: list[Row] = []
-        self.last_view = None  # ((row, col), ...) positions of the last view, for drawing
 
     def row(self, name: str, offset: int = 0) -> Row:
-        r = Row(name, offset=offset)
+        r = Row(name, self.store, EMPTY, -1, offset)
         self.rows.append(r)
         return r
 
@@ -79,33 +352,106 @@ class Sheet:
         """Write a problem operand (most significant digit first) as input cells."""
         if not digits or any(ch not in DIGITS for ch in digits):
             raise ValueError(f"not a digit string: {digits!r}")
+        ids = self.store.inputs(sign + digits[::-1])
         r = self.row(name)
-        r.cells = [Cell(ch, INPUT) for ch in reversed(digits)]
-        r.sign = Cell(sign, INPUT)
+        r.ids, r.sign_id = ids[1:].copy(), int(ids[0])
         return r
 
-    def shared_row(self, name: str, cells: list, sign: Cell | None = None, offset: int = 0) -> Row:
+    def shared_row(self, name: str, cells, sign=-1, offset: int = 0) -> Row:
         """A row laid over existing cells: no symbol is written."""
         r = self.row(name, offset)
-        r.cells = list(cells)
-        r.sign = sign
+        r.ids = ids_in(self.store, cells).copy()
+        if isinstance(sign, Cell):
+            sign = int(ids_in(self.store, [sign])[0])
+        r.sign_id = -1 if sign is None else int(sign)
         return r
 
     @staticmethod
-    def write(row: Row, i, step: Step, fld: str = "sym") -> Cell:
-        """The only write path for computed symbols. `i` is a column or "sign"."""
-        cell = Cell(getattr(step, fld), step, fld)
+    def write(row: Row, i, step: StepRow, fld: str = "sym") -> int:
+        """The write path for one computed symbol: field `fld` of the step in row `step.row`
+        of its batch's stepper output.  `i` is a column or "sign"."""
+        code = int(step.batch.steps[step.row])
+        sym = int((STEP_SYM if fld == "sym" else STEP_FLAG)[code])
+        cid = row.store._written1(sym, step.row, step.batch.index, FIELDS[fld])
         if i == "sign":
-            row.sign = cell
+            row.sign_id = cid
         else:
-            row.put(i, cell)
-        return cell
+            row.put(i, cid)
+        return cid
+
+    @staticmethod
+    def write_steps(row: Row, cols: np.ndarray, batch: BatchSteps, rows: np.ndarray, fld: str = "sym") -> None:
+        """The write path for many: column cols[k] gets field `fld` of row rows[k] of the
+        batch's stepper output (one gather)."""
+        if len(cols) == 0:
+            return
+        syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[rows]]
+        ids = row.store._written(syms, rows, batch.index, FIELDS[fld])
+        top = int(cols[-1]) + 1
+        if top > len(row.ids):
+            row._widen(top)
+        row.ids[cols] = ids
+
+    @staticmethod
+    def write_shared(targets: list, cols: np.ndarray, batch: BatchSteps, rows: np.ndarray, fld: str) -> None:
+        """The write path for rows that follow the same steps (a product's partial rows of one
+        digit): column cols[k] of every row in `targets` gets field `fld` of row rows[k] of the
+        batch's stepper output, each row its own cells (one gather for all of them)."""
+        if len(cols) == 0:
+            return
+        syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[rows]]
+        top = int(cols[-1]) + 1
+        by_store: dict = {}
+        for t in targets:
+            by_store.setdefault(id(t.store), []).append(t)
+        for group in by_store.values():
+            k = len(group)
+            first = group[0].store._written(np.tile(syms, k), np.tile(rows, k), batch.index, FIELDS[fld])[0]
+            ids = np.arange(first, first + k * len(cols), dtype=np.int32).reshape(k, len(cols))
+            for row, mine in zip(group, ids):
+                if top > len(row.ids):
+                    row._widen(top)
+                row.ids[cols] = mine
+
+    @staticmethod
+    def write_masked(targets: list, starts, rows: np.ndarray, mask: np.ndarray, batch: BatchSteps, fld: str) -> None:
+        """The write path for many rows at once: where mask[s, j], column starts[s] + j of
+        row targets[s] gets field `fld` of row rows[s, j] of the batch's stepper output (one
+        gather for all of them).  The rows are new ones (nothing written there yet)."""
+        S, L = mask.shape
+        flat = np.flatnonzero(mask)
+        if len(flat) == 0:
+            return
+        out_rows = rows.reshape(-1)[flat]
+        syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[out_rows]]
+        placed = np.full(S * L, -1, dtype=np.int32)
+        stores = {id(t.store): t.store for t in targets if t is not None}
+        if len(stores) == 1:
+            placed[flat] = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld])
+        else:  # scans of several worksheets in one batch (Arithmetic.many): each its own store
+            owner = np.array([id(t.store) if t is not None else 0 for t in targets])[flat // L]
+            for key, store in stores.items():
+                mine = owner == key
+                placed[flat[mine]] = store._written(syms[mine], out_rows[mine], batch.index, FIELDS[fld])
+        placed = placed.reshape(S, L)
+        written = mask.any(axis=1)
+        top = L - np.argmax(mask[:, ::-1], axis=1)  # one past the last written column
+        for s, row in enumerate(targets):
+            if row is None or not written[s]:
+                continue
+            lo = int(starts[s])
+            hi = lo + int(top[s])
+            if hi > len(row.ids):
+                row._widen(hi)
+            if (row.ids[lo:hi] >= 0).any():
+                raise ValueError("write_masked writes new cells only")
+            row.ids[lo:hi] = placed[s, : hi - lo]
 
     def text(self) -> str:
         width = max([r.width() + r.offset for r in self.rows] + [1]) + 1
         lines = [f"[{self.title}]"]
         for r in self.rows:
-            sign = r.sign.sym if r.sign is not None and r.sign.sym == MINUS else " "
+            sign = MINUS if r.sign_sym() == MINUS else " "
             body = (sign + r.text()).rjust(width + 1)
             if r.offset:
                 body = body[r.offset :] + " " * r.offset
@@ -114,25 +460,29 @@ class Sheet:
 
 
 class Worksheet:
-    """All blocks of one solve, in order."""
+    """All blocks of one solve, in order, over one store of cells."""
 
     def __init__(self):
+        self.store = Store()
         self.sheets: list[Sheet] = []
 
     def new(self, title: str) -> Sheet:
-        s = Sheet(title)
+        s = Sheet(title, self.store)
         self.sheets.append(s)
         return s
 
     def text(self) -> str:
         return "\n\n".join(s.text() for s in self.sheets)
 
+    def cell_ids(self) -> np.ndarray:
+        """Every cell shown on a row (a shared cell once per row that shows it)."""
+        parts = [np.array([r.sign_id], dtype=np.int32) for s in self.sheets for r in s.rows if r.sign_id >= 0]
+        parts += [r.ids[r.ids >= 0] for s in self.sheets for r in s.rows]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+
     def cells(self):
-        """Every cell on every row (shared cells once per row that shows them)."""
-        for s in self.sheets:
-            for r in s.rows:
-                if r.sign is not None:
-                    yield r.sign
-                for c in r.cells:
-                    if c is not None:
-                        yield c
+        """Every cell on every row, as Cell objects (shared cells once per row that shows them)."""
+        return (Cell.at(self.store, c) for c in self.cell_ids().tolist())
+
+
+__all__ = ["BatchSteps", "Cell", "Cells", "INPUT", "Row", "Sheet", "Step", "StepRow", "Store", "Worksheet"]

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from . import procedures as P
 from .errors import InputError
 from .expr import Limits, parse
-from .procedures import Num, operand
-from .runtime import Run, Stepper
-from .sheet import Worksheet
+
+if TYPE_CHECKING:  # the runtime (numpy) loads when a solve starts, not when the package does
+    from .procedures import Num
+    from .runtime import Stepper
+    from .sheet import Worksheet
 
 QUADRATIC_OPS = ("*", "//", "%", "sqrt", "gcd")  # work grows as n^2: their own size limit
 
@@ -33,12 +35,19 @@ class Solution:
     worksheet: Worksheet = field(repr=False)
     trace: list | None = field(default=None, repr=False)
     last_where: object = field(default=None, repr=False)
-    views: set = field(default_factory=set, repr=False)  # the distinct views presented
+    view_codes: set = field(default_factory=set, repr=False)  # the distinct views, as codes
     views_presented: int = 0
     fallbacks: int = field(default=0, repr=False)  # speculative blocks that fell back (see runtime)
 
     def __int__(self) -> int:
         return self.value
+
+    @property
+    def views(self) -> set:
+        """The distinct views presented."""
+        from .codes import views_from_codes
+
+        return set(views_from_codes(sorted(self.view_codes)))
 
     def as_dict(self) -> dict:
         from .digits import to_digits
@@ -73,11 +82,11 @@ def as_stepper(stepper) -> Stepper:
 
 def _check(limits: Limits, op: str, *nums: Num) -> None:
     for n in nums:
-        if len(n.cells) > limits.max_digits:
-            raise InputError(f"an intermediate number has {len(n.cells):,} digits; the limit is {limits.max_digits:,}")
-        if op in QUADRATIC_OPS and len(n.cells) > limits.max_quadratic_digits:
+        if len(n.ids) > limits.max_digits:
+            raise InputError(f"an intermediate number has {len(n.ids):,} digits; the limit is {limits.max_digits:,}")
+        if op in QUADRATIC_OPS and len(n.ids) > limits.limit_for(op):
             raise InputError(
-                f"an operand of {op} has {len(n.cells):,} digits; the limit for {op} is {limits.max_quadratic_digits:,}"
+                f"an operand of {op} has {len(n.ids):,} digits; the limit for {op} is {limits.limit_for(op):,}"
             )
 
 
@@ -95,6 +104,11 @@ def solve(
     `parallel=False` is the one-view-per-pass sequential mode; the default carry-select mode
     presents the same kind of views in far fewer batches.  `dedup=False` sends every presented
     view through the stepper, repeats included (same sheet, more forward rows)."""
+    from . import procedures as P
+    from .procedures import operand
+    from .runtime import Run
+    from .sheet import Worksheet
+
     tree = parse(expr, limits)
     st = as_stepper(stepper)
     run = Run(st, trace=trace, on_batch=on_batch, parallel=parallel, dedup=dedup)
@@ -104,7 +118,7 @@ def solve(
     def ev(node) -> Num:
         kind = node[0]
         if kind == "num":
-            return operand(node[1], node[2])
+            return operand(node[1], node[2], ws.store)
         if kind == "neg":
             x = ev(node[1])
             return run.drive(P.negate(ws.new("-a"), x))
@@ -124,9 +138,12 @@ def solve(
             return run.drive(P.signed_isqrt(ws.new("sqrt(a)"), args[0]))
         return run.drive(P.signed_gcd(ws.new("gcd(a, b)"), *args))
 
-    result = ev(tree)
-    if len(result.cells) > limits.max_digits:
-        raise InputError(f"the result has {len(result.cells):,} digits; the limit is {limits.max_digits:,}")
+    try:
+        result = ev(tree)
+    finally:
+        ev = None  # ev refers to itself: without this the worksheet would wait for the collector
+    if len(result.ids) > limits.max_digits:
+        raise InputError(f"the result has {len(result.ids):,} digits; the limit is {limits.max_digits:,}")
     value = result.value()
     c = run.counters
     c.seconds = time.perf_counter() - t0
@@ -134,14 +151,14 @@ def solve(
         value,
         c.forward_passes,
         c.batches,
-        len(c.views),
+        len(c.seen),
         c.seconds,
         c.stepper_seconds,
         getattr(st, "name", type(st).__name__),
         ws,
         run.trace,
         run.last_where,
-        c.views,
+        c.seen,
         c.views_presented,
         c.fallbacks,
     )

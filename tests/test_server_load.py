@@ -242,6 +242,21 @@ def test_the_forward_pass_budget_is_a_422(tmp_path):
         assert httpx.post(f"{url}/api/solve", json={"expr": "9 + 9"}, timeout=T).json()["result"] == "18"
 
 
+def test_a_problem_over_the_memory_budget_is_refused_with_its_estimate_before_it_runs(tmp_path):
+    st = Recording()
+    with running(_settings(tmp_path, st, memory_mb=4)) as url:
+        big = {"expr": f"{'7' * 400} * {'3' * 400}"}  # ~1.1 million views presented: ~12 MB
+        for path in ("/api/solve", "/api/solve/stream"):
+            r = httpx.post(f"{url}{path}", json=big, timeout=T)
+            assert r.status_code == 422, r.text
+            d = r.json()
+            assert "--max-request-memory" in d["error"] and "4 MB" in d["error"]
+            assert d["budget_mb"] == 4 and d["estimated_mb"] > 4 and d["estimated_views"] > 10**6
+        assert st.calls == [] and _health(url)["running"] == 0  # refused before any batch
+        assert httpx.post(f"{url}/api/solve", json={"expr": "123 * 456"}, timeout=T).json()["result"] == "56088"
+        assert _health(url)["budget"]["memory_mb"] == 4
+
+
 def test_a_client_that_goes_away_stops_its_solve(tmp_path):
     st = Recording(delay=0.01)
     with running(_settings(tmp_path, st)) as url:

@@ -25,7 +25,8 @@
 //   #model-status    which model and execution provider are loaded
 //   #cert-status     whether this model has a passing certificate on this device/provider
 //   #certify         "Run certification suite"; #cert-progress its progress bar
-//   #solve-progress  a server solve's progress: batches over the server's estimate (sketchpad/estimate.py)
+//   #solve-progress  a solve's progress: batches over the estimate of the batches it will take
+//                    (estimate.js in the page, sketchpad/estimate.py on the server)
 //   #cert-result     "N/N views passed", smallest margin, provider, time
 //   #cert-failures   failing views, if any; #cert-download the certificate JSON
 //   #cert-provider   the execution provider the suite runs on; #cert-upload server record
@@ -34,8 +35,10 @@
 //                    #model-confirm-load loads it, #model-confirm-cancel keeps this site's model
 // State for tests: <body data-state="loading|confirm|ready|certifying|solving|done|error|failed">,
 // data-certified="yes|no|unknown" and data-cert-state="running|passed|failed|error";
-// data-solved-on="page|server" and, for a server solve, data-progress-events (how many came) and
-// data-progress-percent (the last estimated percentage).
+// data-solved-on="page|server", data-model-in="worker|page" (where a page solve's model calls ran),
+// data-progress-percent (the last estimated percentage) and, for a
+// server solve, data-progress-events (how many came).  A page solve runs the runtime in a Web
+// Worker (worker-client.js, solve-worker.js): the tab stays responsive while it works.
 //
 // URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json (another origin only after
 // the user confirms #model-confirm, which names it), ?allow-uncertified=1,
@@ -46,7 +49,8 @@ import { checkCertificate, describeStatus, runSuite, setupCertification } from '
 import { parse } from './expr.js';
 import { loadModel, loadViewSet } from './onnx_stepper.js';
 import { serverInfo, solveOnServer } from './server-solve.js';
-import { solve } from './solve.js';
+import { expectedBatches } from './estimate.js';
+import { loadWorkerModel, solveInWorker, startWorker } from './worker-client.js';
 import { SheetView } from './sheet-view.js';
 import { tableStepper } from './reference.js';
 
@@ -166,9 +170,13 @@ async function loadStepper() {
     return;
   }
   const provider = params.get('provider') || 'auto';
-  const model = await loadModel({ modelUrl: await modelUrl(), provider });
+  const url = await modelUrl();
+  const model = await loadModel({ modelUrl: url, provider });
   state.model = model;
   state.stepper = model.stepper;
+  // The solving worker loads the same model (checked file by file) so model calls run there too.
+  state.workerModel = loadWorkerModel({ modelUrl: new URL(url, location.href).href, provider: model.provider,
+    threads: model.info.numThreads }, model).catch(() => false);
   const i = model.info;
   const adapter = i.adapter ? ` on ${i.adapter.description || i.adapter.vendor || 'GPU'}${i.adapter.isFallbackAdapter ? ' (fallback adapter)' : ''}` : '';
   $('model-status').textContent = `Model ${i.onnxSha256.slice(0, 12)}… (${i.dtype}) loaded in ${fmtMs(i.loadMs)} · `
@@ -279,29 +287,38 @@ async function onSolve(ev) {
   $('view-line').textContent = '';
   const t0 = performance.now();
   let shown = null;
-  let lastPaint = 0;
+  const expr = $('expr').value;
+  const parallel = !$('sequential').checked;
+  const expected = expectedBatches(parse(expr), parallel);
+  const bar = $('solve-progress');
+  bar.value = 0;
+  bar.hidden = false;
+  document.body.dataset.progressPercent = '0';
 
-  const onBatch = async (probes, steps, run) => {
-    if (shown !== run.worksheet) { shown = run.worksheet; sheetView.show(shown); }
-    const c = run.counters;
+  // The runtime runs in a Web Worker (worker-client.js): the page only draws and runs the model.
+  const onBatch = async (sheet, c, highlight, text) => {
+    const percent = Math.min(99, Math.floor(100 * c.batches / Math.max(1, expected)));
+    bar.value = percent;
+    document.body.dataset.progressPercent = String(percent);
     const delay = state.skip ? 0 : 1000 / SPEEDS[Number($('speed').value)];
-    const now = performance.now();
-    if (!state.skip && (delay > 0 || now - lastPaint > 30)) {
-      setCounters({ forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: now - t0 });
-      sheetView.highlight(probes);
-      const v = probes[probes.length - 1].view, s = steps[steps.length - 1];
-      $('view-line').textContent = `batch ${c.batches}: ${probes.length} view${probes.length > 1 ? 's' : ''} · last `
-        + `[${v[0]} | ${v.slice(1).join(' ')}] → write ${s[0]}, carry ${s[1]}, next ${s[2]}`;
+    if (shown !== sheet) { shown = sheet; sheetView.show(sheet); }
+    if (!state.skip) {
+      setCounters({ forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, views: c.views, modelMs: c.stepperMs, ms: performance.now() - t0 });
+      if (highlight) sheetView.highlightCells(highlight.light, highlight.strong);
+      else sheetView.update();
+      $('view-line').textContent = `batch ${c.batches.toLocaleString('en-US')} of ~${expected.toLocaleString('en-US')} (~${percent}%, an estimate)`
+        + ` · ${c.viewsPresented.toLocaleString('en-US')} views presented${text ? ` · ${text}` : ''}`;
     }
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    else if (now - lastPaint > 30) {           // keep the page responsive at full speed
-      lastPaint = performance.now();
-      await new Promise((r) => setTimeout(r, 0));
-    }
   };
 
   try {
-    const r = await solve($('expr').value, state.stepper, { onBatch, parallel: !$('sequential').checked });
+    const own = state.model !== null && state.stepper === state.model.stepper && await state.workerModel;
+    document.body.dataset.modelIn = own ? 'worker' : 'page';     // where the model's calls run (tests)
+    const r = await solveInWorker(expr, state.stepper, { parallel, animate: SPEEDS[Number($('speed').value)] !== Infinity, onBatch, own });
+    bar.value = 100;
+    document.body.dataset.progressPercent = '100';
+    document.body.dataset.modelMs = String(Math.round(r.stepperMs));
     showAnswer(r.value);
     setCounters({ forwardPasses: r.forwardPasses, viewsPresented: r.viewsPresented, batches: r.batches, views: r.viewsUsed, modelMs: r.stepperMs, ms: performance.now() - t0 });
     sheetView.show(r.sheet);
@@ -313,12 +330,13 @@ async function onSolve(ev) {
     $('view-line').textContent = e.counters ? `stopped after ${e.counters.batches} batches` : '';
     if (e.counters) {
       const c = e.counters;
-      setCounters({ forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, views: c.views.size, modelMs: c.stepperMs, ms: performance.now() - t0 });
+      setCounters({ forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, views: c.views, modelMs: c.stepperMs, ms: performance.now() - t0 });
     }
     if (e.name === 'InputError') { showError(e.message); setState('error'); }
     else if (e.name === 'StepperFault') { showError(`The model made a step the runtime cannot follow (a stepper fault): ${e.message}`); setState('failed'); }
     else { showError(`Solving failed: ${e.message}`); setState('failed'); console.error(e); }
   } finally {
+    bar.hidden = true;
     state.solving = false;
     $('solve').disabled = false;
     $('skip').disabled = true;
@@ -405,6 +423,7 @@ function init() {
   $('copy').addEventListener('click', copyAnswer);
   $('download-png').addEventListener('click', downloadSheet);
   setupCertification({ getModel: () => state.model, getRows: viewRows, onCertified: refreshCertStatus });
+  startWorker().catch((e) => console.error(e));      // the solving worker's modules, loaded while online
   loadStepper().then(() => {
     $('solve').disabled = false;
     $('certify').disabled = !state.model;

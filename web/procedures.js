@@ -4,67 +4,64 @@
 // cells (units first).  Numbers pass between procedures by sharing cells; nothing is
 // re-written.  Decisions come from flags that steps emitted; placement uses positions only.
 
+import { STEP_SYM, SYMBOLS, viewCode } from './codes.js';
 import { InputError, StepperFault } from './errors.js';
-import C from './generated/constants.json' with { type: 'json' };
-import { ask, expect, FAMILIES, parallelMode, Probe, scan, selectProbes, speculate, together } from './runtime.js';
-import { Cell, INPUT, Row, Sheet } from './sheet.js';
+import { ask, expect, FAMILIES, parallelMode, scan, selectProbes, signView, speculate, together } from './runtime.js';
+import { Ask, Presented } from './parts.js';
+import { Row, Sheet, numberCells } from './sheet.js';
+import { ADD2_DIGITS, digitsAnd, trialProbes } from './trials.js';
 import {
-  ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DIGITS, DQ, HALT, INC, MINUS, MUL, NEG, NONZERO_FLAG,
-  ODD, PLUS, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB, SWAP, ZERO_FLAG, ZT,
+  ABS, ADD, ADD2, ADJ, BLANK, CMP, CMP_EQ, DQ, HALT, INC, MINUS, MUL, NEG, NONZERO_FLAG,
+  ODD, SGN_ADD, SGN_DIV, SGN_MUL, SGN_SUB, SUB, SWAP, ZERO_FLAG, ZT,
 } from './symbols.js';
 
+export { ADD2_DIGITS, trialProbes };
+export { DQ_STATES } from './trials.js';
+
+const EMPTY = new Int32Array(0);
+
+/** A number on the sheet: its store, its sign cell and its digit cells (units first). */
 export class Num {
-  constructor(sign, cells) { this.sign = sign; this.cells = cells; }
+  constructor(store, signId, ids) { this.store = store; this.signId = signId; this.ids = ids; }
 
   get digits() {
     let s = '';
-    for (let i = this.cells.length - 1; i >= 0; i--) s += this.cells[i].sym;
+    for (let i = this.ids.length - 1; i >= 0; i--) s += this.ids[i] < 0 ? BLANK : SYMBOLS[this.store.sym[this.ids[i]]];
     return s;
   }
+
+  get sign() { return this.signId < 0 ? null : { sym: SYMBOLS[this.store.sym[this.signId]] }; }
 
   /** The value as a decimal string ("-123", "0"): reading writes nothing. */
   value() {
     const d = this.digits;
-    if (!d || [...d].some((ch) => !DIGITS.includes(ch))) throw new StepperFault(`a result row holds non-digit symbols: '${d}'`);
-    if (!this.sign || !'+-'.includes(this.sign.sym) || this.sign.sym.length !== 1) {
-      throw new StepperFault(`a result sign cell holds '${this.sign ? this.sign.sym : 'nothing'}'`);
-    }
+    let ok = d.length > 0;
+    for (const id of this.ids) if (id < 0 || this.store.sym[id] > 9) ok = false;
+    if (!ok) throw new StepperFault(`a result row holds non-digit symbols: '${d}'`);
+    const sign = this.signId < 0 ? null : SYMBOLS[this.store.sym[this.signId]];
+    if (sign !== '+' && sign !== '-') throw new StepperFault(`a result sign cell holds '${sign ?? 'nothing'}'`);
     const v = d.replace(/^0+(?=.)/, '');
-    return this.sign.sym === MINUS && v !== '0' ? `-${v}` : v;
+    return sign === MINUS && v !== '0' ? `-${v}` : v;
   }
 }
 
-/** A problem's own number as input cells (the runtime writes none of it). */
-export function operand(digits, negative = false) {
-  digits = digits.replace(/^0+/, '') || '0';
-  return new Num(new Cell(negative ? MINUS : PLUS, INPUT), [...digits].reverse().map((ch) => new Cell(ch, INPUT)));
+/** A problem's own number as input cells in `store` (the runtime writes none of it). */
+export function operand(digits, negative, store) {
+  const ids = numberCells(store, digits, negative);
+  return new Num(store, ids[0], ids.subarray(1));
 }
 
 /** Drop leading zero cells (keeping one): a position choice, no symbol is written. */
-export function canonical(cells) {
-  let n = cells.length;
-  while (n > 1 && (cells[n - 1] === null || cells[n - 1].sym === '0')) n -= 1;
-  const out = cells.slice(0, n);
-  if (out.some((c) => c === null)) throw new StepperFault('a result row has a gap');
-  return out;
+export function canonical(store, ids) {
+  let n = ids.length;
+  while (n > 1 && (ids[n - 1] < 0 || store.sym[ids[n - 1]] === 0)) n -= 1;
+  for (let i = 0; i < n; i++) if (ids[i] < 0) throw new StepperFault('a result row has a gap');
+  return ids.subarray(0, n);
 }
 
-function row(sheet, name, { num = null, cells = null, offset = 0 } = {}) {
-  if (num) return sheet.sharedRow(name, num.cells, num.sign, offset);
-  return sheet.sharedRow(name, cells || [], null, offset);
-}
-
-/** A row that shows `source` shifted up by `shift` columns, used as an addend and not drawn. */
-function shiftedRow(source, shift) {
-  const r = new Row(source.name, [...new Array(shift).fill(null), ...source.cells]);
-  r.drawnAs = { row: source, shift };
-  return r;
-}
-
-/** The view of a sign decision: (op, sign of a, sign of b, flag cell), and where it was read. */
-function signView(op, a, b = null, c = null, ci = 0) {
-  const view = [op, a.sign.sym, b ? b.sign.sym : BLANK, c ? c.sym(ci) : BLANK];
-  return [view, [[a, 'sign'], b ? [b, 'sign'] : null, c ? [c, ci] : null]];
+function row(sheet, name, { num = null, ids = null, offset = 0 } = {}) {
+  if (num) return sheet.sharedRow(name, num.ids, num.signId, offset);
+  return sheet.sharedRow(name, ids || EMPTY, -1, offset);
 }
 
 // ---------------------------------------------------------------- magnitudes
@@ -72,7 +69,7 @@ function signView(op, a, b = null, c = null, ci = 0) {
 export function* addRows(sheet, x, y, name = 'sum', start = 0, offset = 0) {
   const carry = sheet.row('carry', offset);
   const out = sheet.row(name, offset);
-  for (let i = 0; i < Math.min(start, x.width()); i++) out.put(i, x.cells[i]);
+  out.share(0, x.ids.subarray(0, Math.min(start, x.width())));
   const [step] = yield* scan(ADD, x, y, carry, out, start);
   expect(step, [HALT], 'addition');
   return out;
@@ -113,13 +110,13 @@ export function* productRows(sheet, x, y) {
     const carry = sheet.row('carry', j);
     const r = sheet.row(`x${y.sym(j)}`, j);
     partial.push(r);
-    gens.push(partialRow(x, y.cells[j], carry, r));
+    gens.push(partialRow(x, y.cell(j), carry, r));
   }
   yield* together(gens);
   if (parallelMode()) return yield* sumTree(sheet, partial.map((r, j) => [r, j]));
   let total = partial[0];
   for (let j = 1; j < partial.length; j++) {
-    total = yield* addRows(sheet, total, shiftedRow(partial[j], j), 'sum', j);
+    total = yield* addRows(sheet, total, Row.shifted(partial[j], j), 'sum', j);
   }
   return total;
 }
@@ -130,7 +127,7 @@ function* sumTree(sheet, items) {
     const gens = [];
     for (let k = 0; k + 1 < items.length; k += 2) {
       const [[r1, s1], [r2, s2]] = [items[k], items[k + 1]];
-      gens.push(addRows(sheet, r1, shiftedRow(r2, s2 - s1), 'sum', s2 - s1, s1));
+      gens.push(addRows(sheet, r1, Row.shifted(r2, s2 - s1), 'sum', s2 - s1, s1));
     }
     const sums = yield* together(gens);
     const next = sums.map((r, k) => [r, items[2 * k][1]]);
@@ -151,7 +148,7 @@ export function* increment(sheet, x, name = 'x+1', op = INC) {
   const out = sheet.row(name, x.offset);
   const [step, i] = yield* scan(op, x, null, null, out);
   expect(step, [HALT], 'increment');
-  for (let k = i + 1; k < x.width(); k++) out.put(k, x.cells[k]);
+  out.share(i + 1, x.ids.subarray(i + 1));
   return out;
 }
 
@@ -163,61 +160,31 @@ export function* divideRows(sheet, a, b) {
   const la = a.width(), lb = b.width();
   const quotient = sheet.row('q');
   const short = la < lb;
-  let rem = short ? null : a.cells.slice(la - lb + 1);
+  let rem = short ? null : a.ids.slice(la - lb + 1);
   const positions = [];
   if (short) positions.push(0);
   else for (let k = la - lb; k >= 0; k--) positions.push(k);
   for (const k of positions) {
-    const cur = short ? [...a.cells] : [a.cells[k], ...rem.slice(0, lb)];
-    let r = row(sheet, 'r', { cells: cur, offset: k });
+    const cur = short ? a.ids : Int32Array.from([a.ids[k], ...rem.subarray(0, lb)]);
+    let r = row(sheet, 'r', { ids: cur, offset: k });
     const trials = quotientDigit(sheet, r, b, quotient, k);
-    if (parallelMode()) r = yield* speculate(trialProbes(r, b, [quotient, k]), trials);
+    if (parallelMode()) r = yield* speculate([trialProbes(r, b, [quotient, k])], trials);
     else r = yield* trials;
-    rem = r.cells;
+    rem = r.ids;
   }
-  return [quotient, rem.slice(0, Math.max(lb, 1))];
+  return [quotient, rem.subarray(0, Math.max(lb, 1))];
 }
 
 /** The trials of one quotient digit (sequential code); returns the last row that fitted. */
 function* quotientDigit(sheet, r, b, quotient, k) {
   for (let trial = 0; trial < 10; trial++) {
     const [t, borrow] = yield* subRows(sheet, r, b, '-b', k);
-    const step = yield* ask([DQ, borrow, quotient.sym(k), BLANK], [[t, null], [quotient, k], null]);
+    const step = yield* ask(viewCode([DQ, borrow, quotient.sym(k), BLANK]), [[t, null], [quotient, k], null]);
     Sheet.write(quotient, k, step);
     if (expect(step, [SUB, HALT], 'quotient digit') === HALT) return r;
     r = t;
   }
   throw new StepperFault('a quotient digit counted past 9');
-}
-
-// Parallel quotient and root digits: what one digit's trials can present (procedures.py).
-const BORROWS = [BLANK, '1'];
-export const DQ_STATES = C.dq_states;
-export const ADD2_DIGITS = C.add2_digits;
-
-function digitsAnd(sym) { return DIGITS.includes(sym) && sym.length === 1 ? [...DIGITS] : [...DIGITS, sym]; }
-
-/** Every view the trial subtractions of one digit could present, and the DQ views
- *  (procedures.py's trial_probes; the same order: column, then y, then borrow, then x).  A
- *  probe's position names only the cells that hold its symbols now: a hypothetical digit has none. */
-export function trialProbes(r, y, [countRow, countCol], freeY = 0) {
-  const W = Math.max(r.width(), y.width());
-  const probes = [];
-  for (let i = 0; i < W; i++) {
-    const yi = y.sym(i), xi = r.sym(i);
-    const xs = digitsAnd(xi);
-    for (const yy of (i < freeY ? digitsAnd(yi) : [yi])) {
-      const [wX, w] = yy === yi ? [[[r, i], [y, i], null], [null, [y, i], null]] : [[[r, i], null, null], null];
-      for (const c of (i === 0 ? [BLANK] : BORROWS)) {
-        for (const x of xs) probes.push(new Probe([SUB, x, yy, c], x === xi ? wX : w));
-      }
-    }
-  }
-  for (const c of BORROWS) probes.push(new Probe([SUB, BLANK, BLANK, c], [[r, W], [y, W], null]));
-  for (const [bo, cnt] of DQ_STATES) {
-    probes.push(new Probe([DQ, bo, cnt, BLANK], cnt === countRow.sym(countCol) ? [null, [countRow, countCol], null] : null));
-  }
-  return probes;
 }
 
 /** Digit-by-digit square root: for each pair of digits subtract 20p+1, 20p+3, ... until a
@@ -226,33 +193,37 @@ export function trialProbes(r, y, [countRow, countCol], freeY = 0) {
  *  all trials (speculate). */
 export function* sqrtRows(sheet, a) {
   const la = a.width();
-  let root = [];
-  let rem = [];
+  let root = EMPTY;
+  let rem = EMPTY;
   const parallel = parallelMode();
   for (let p = Math.floor((la + 1) / 2) - 1; p >= 0; p--) {
-    let r = row(sheet, 'r', { cells: [...a.cells.slice(2 * p, 2 * p + 2), ...rem], offset: 2 * p });
-    const proot = row(sheet, 'p', { cells: root });
+    let r = row(sheet, 'r', { ids: Int32Array.from([...a.ids.subarray(2 * p, 2 * p + 2), ...rem]), offset: 2 * p });
+    const proot = row(sheet, 'p', { ids: root });
     const first = oddNumber(sheet, proot, p);
     let odd;
     if (parallel) {
-      const probes = selectProbes(ADD, proot, proot, BLANK, 0, proot.width() + 2, FAMILIES[ADD]);
-      probes.push(new Probe([ODD, BLANK, BLANK, BLANK], null));
-      odd = yield* speculate(probes, first);
+      const parts = [selectProbes(ADD, proot, proot, BLANK, 0, proot.width() + 2, FAMILIES[ADD]), new Ask(viewCode([ODD, BLANK, BLANK, BLANK]))];
+      odd = yield* speculate(parts, first);
     } else {
       odd = yield* first;
     }
     const digit = sheet.row('digit');
     const trials = rootDigit(sheet, r, odd, digit, p);
     if (parallel) {
-      const probes = trialProbes(r, odd, [digit, 0], 2);
-      for (const d of ADD2_DIGITS) probes.push(new Probe([ADD2, d, BLANK, BLANK], d === odd.sym(0) ? [[odd, 0], null, null] : null));
-      for (const d of digitsAnd(odd.sym(1))) probes.push(new Probe([INC, d, BLANK, BLANK], d === odd.sym(1) ? [[odd, 1], null, null] : null));
-      r = yield* speculate(probes, trials);
+      const units = odd.sym(0), tens = odd.sym(1);
+      const parts = [
+        trialProbes(r, odd, [digit, 0], 2),
+        new Presented(ADD2_DIGITS.map((d) => viewCode([ADD2, d, BLANK, BLANK])), null, null,
+          () => ADD2_DIGITS.map((d) => (d === units ? [[odd, 0], null, null] : null))),
+        new Presented(digitsAnd(tens).map((d) => viewCode([INC, d, BLANK, BLANK])), null, null,
+          () => digitsAnd(tens).map((d) => (d === tens ? [[odd, 1], null, null] : null))),
+      ];
+      r = yield* speculate(parts, trials);
     } else {
       r = yield* trials;
     }
-    root = [digit.cells[0], ...root];
-    rem = r.cells.slice(0, root.length + 1);
+    root = Int32Array.from([digit.ids[0], ...root]);
+    rem = r.ids.slice(0, root.length + 1);
   }
   return root;
 }
@@ -261,10 +232,10 @@ export function* sqrtRows(sheet, a) {
 function* oddNumber(sheet, proot, p) {
   const twice = yield* addRows(sheet, proot, proot, '2p');
   const odd = sheet.row('20p+1', 2 * p);
-  const step = yield* ask([ODD, BLANK, BLANK, BLANK], null);
+  const step = yield* ask(viewCode([ODD, BLANK, BLANK, BLANK]), null);
   expect(step, [HALT], 'odd number');
   Sheet.write(odd, 0, step);
-  twice.cells.forEach((c, i) => odd.put(i + 1, c));
+  odd.share(1, twice.ids);
   return odd;
 }
 
@@ -272,7 +243,7 @@ function* oddNumber(sheet, proot, p) {
 function* rootDigit(sheet, r, odd, digit, p) {
   for (let trial = 0; trial < 10; trial++) {
     const [t, borrow] = yield* subRows(sheet, r, odd, '-odd', 2 * p);
-    const step = yield* ask([DQ, borrow, digit.sym(0), BLANK], [[t, null], [digit, 0], null]);
+    const step = yield* ask(viewCode([DQ, borrow, digit.sym(0), BLANK]), [[t, null], [digit, 0], null]);
     Sheet.write(digit, 0, step);
     if (expect(step, [SUB, HALT], 'root digit') === HALT) return r;
     r = t;
@@ -282,6 +253,8 @@ function* rootDigit(sheet, r, odd, digit, p) {
 }
 
 // ---------------------------------------------------------------- signed procedures
+
+function num(r, ids) { return new Num(r.store, r.signId, ids); }
 
 export function* signedAdd(sheet, x, y, subtract = false) {
   const op = subtract ? SGN_SUB : SGN_ADD;
@@ -304,7 +277,7 @@ export function* signedAdd(sheet, x, y, subtract = false) {
     [out, borrow] = yield* subRows(sheet, top, bottom, swap ? '|b|-|a|' : '|a|-|b|');
     if (borrow !== BLANK) throw new StepperFault('a subtraction after a comparison borrowed at the top');
   }
-  return new Num(resultSign.sign, canonical(out.cells));
+  return num(resultSign, canonical(sheet.store, out.ids));
 }
 
 export function* signedMul(sheet, x, y) {
@@ -314,7 +287,7 @@ export function* signedMul(sheet, x, y) {
   expect(step, [MUL], 'sign');
   const total = yield* productRows(sheet, a, b);
   Sheet.write(total, 'sign', step);
-  return new Num(total.sign, canonical(total.cells));
+  return num(total, canonical(sheet.store, total.ids));
 }
 
 /** Floor division, as Python's // and %: q = floor(x / y), r = x - q*y, r has y's sign. */
@@ -323,7 +296,7 @@ export function* signedDivmod(sheet, x, y) {
   const zf = yield* zeroTest(sheet, b, 'b=0?');
   if (zf.sym(0) === ZERO_FLAG) throw new InputError('division by zero');
   let [q, rem] = yield* divideRows(sheet, a, b);
-  let r = row(sheet, 'r', { cells: canonical(rem) });
+  let r = row(sheet, 'r', { ids: canonical(sheet.store, rem) });
   const rz = yield* zeroTest(sheet, r, 'r=0?');
   const [view, where] = signView(SGN_DIV, a, b, rz, 0);
   const step = yield* ask(view, where);
@@ -335,21 +308,21 @@ export function* signedDivmod(sheet, x, y) {
   }
   Sheet.write(q, 'sign', step);
   Sheet.write(r, 'sign', step, 'flag');
-  return [new Num(q.sign, canonical(q.cells)), new Num(r.sign, canonical(r.cells))];
+  return [num(q, canonical(sheet.store, q.ids)), num(r, canonical(sheet.store, r.ids))];
 }
 
 export function* signedIsqrt(sheet, x) {
   const a = row(sheet, 'a', { num: x });
-  if (a.sign.sym === MINUS && !(x.cells.length === 1 && x.cells[0].sym === '0')) {
+  if (a.signSym() === MINUS && !(a.ids.length === 1 && a.sym(0) === '0')) {
     throw new InputError('square root of a negative number');
   }
   const [view, where] = signView(ABS, a);
   const step = yield* ask(view, where);
   expect(step, [HALT], 'sign');
   const root = yield* sqrtRows(sheet, a);
-  const out = row(sheet, 'root', { cells: root });
+  const out = row(sheet, 'root', { ids: root });
   Sheet.write(out, 'sign', step);
-  return new Num(out.sign, canonical(out.cells));
+  return num(out, canonical(sheet.store, out.ids));
 }
 
 export function* signedGcd(sheet, x, y) {
@@ -363,12 +336,12 @@ export function* signedGcd(sheet, x, y) {
     const zf = yield* zeroTest(sheet, b, 'b=0?');
     if (zf.sym(0) === ZERO_FLAG) { done = true; break; }
     const [, rem] = yield* divideRows(sheet, a, b);
-    [a, b] = [b, row(sheet, 'r', { cells: canonical(rem) })];
+    [a, b] = [b, row(sheet, 'r', { ids: canonical(sheet.store, rem) })];
   }
   if (!done) throw new StepperFault('gcd did not finish');
-  const out = row(sheet, 'gcd', { cells: a.cells });
+  const out = row(sheet, 'gcd', { ids: a.ids });
   Sheet.write(out, 'sign', step);
-  return new Num(out.sign, canonical(out.cells));
+  return num(out, canonical(sheet.store, out.ids));
 }
 
 export function* negate(sheet, x) {
@@ -376,7 +349,7 @@ export function* negate(sheet, x) {
   const [view, where] = signView(NEG, a);
   const step = yield* ask(view, where);
   expect(step, [HALT], 'sign');
-  const out = row(sheet, '-a', { cells: a.cells });
+  const out = row(sheet, '-a', { ids: a.ids });
   Sheet.write(out, 'sign', step);
-  return new Num(out.sign, out.cells);
+  return num(out, out.ids);
 }

@@ -83,6 +83,19 @@ export class SheetView {
     return last;
   }
 
+  /** Highlight cells given as {block, row, col}: `light` lightly, `strong` (the last view's)
+   *  strongly, and scroll so that the last one is in sight (a solve in a worker). */
+  highlightCells(light, strong) {
+    this.light.clear();
+    this.strong.clear();
+    this.update();
+    const key = (p) => `${p.block} ${p.row} ${p.col}`;
+    for (const p of light) this.light.add(key(p));
+    for (const p of strong) this.strong.add(key(p));
+    if (strong.length) this.follow(strong[strong.length - 1]);
+    this.draw();
+  }
+
   clearHighlight() {
     this.light.clear();
     this.strong.clear();

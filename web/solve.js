@@ -14,7 +14,9 @@
 // per view.  web/onnx_stepper.js's `model.stepper` is one; reference.js builds the reference one.
 // onBatch(probes, steps, run) is awaited after every batch: probes[i].view is the view and
 // probes[i].where its three sheet positions ([row, column] or null, as Python's Probe.where);
-// positions() in this file resolves them to drawable (block, row, column) triples.
+// positions() in this file resolves them to drawable (block, row, column) triples.  Listing
+// every presented view costs what the runtime otherwise avoids: for long problems use
+// onProgress(run) (after every batch, the counters only) instead.
 // Each operation gets its own sheet block, in the order Python makes them, so the batches,
 // views, steps, cells and counters equal Python's exactly (web/tests/ checks golden traces).
 
@@ -29,25 +31,26 @@ const QUADRATIC = new Set(C.quadratic_ops);     // Python's QUADRATIC_OPS (gener
 
 function check(limits, op, ...nums) {
   for (const n of nums) {
-    if (n.cells.length > limits.maxDigits) {
-      throw new InputError(`an intermediate number has ${commas(n.cells.length)} digits; the limit is ${commas(limits.maxDigits)}`);
+    if (n.ids.length > limits.maxDigits) {
+      throw new InputError(`an intermediate number has ${commas(n.ids.length)} digits; the limit is ${commas(limits.maxDigits)}`);
     }
-    if (QUADRATIC.has(op) && n.cells.length > limits.maxQuadraticDigits) {
-      throw new InputError(`an operand of ${op} has ${commas(n.cells.length)} digits; the limit for ${op} is ${commas(limits.maxQuadraticDigits)}`);
+    const most = Math.min(limits.maxQuadraticDigits, new Map(limits.quadraticDigits || []).get(op) ?? Infinity);
+    if (QUADRATIC.has(op) && n.ids.length > most) {
+      throw new InputError(`an operand of ${op} has ${commas(n.ids.length)} digits; the limit for ${op} is ${commas(most)}`);
     }
   }
 }
 
-export async function solve(expr, stepper, { onBatch = null, parallel = true, limits = {}, dedup = true } = {}) {
+export async function solve(expr, stepper, { onBatch = null, onProgress = null, parallel = true, limits = {}, dedup = true } = {}) {
   const L = { ...DEFAULT_LIMITS, ...limits };
   const tree = parse(expr, L);
   const sheet = new Worksheet();
-  const run = new Run(stepper, { parallel, onBatch, worksheet: sheet, dedup });
+  const run = new Run(stepper, { parallel, onBatch, onProgress, worksheet: sheet, dedup });
   const t0 = performance.now();
 
   async function ev(node) {
     const kind = node[0];
-    if (kind === 'num') return P.operand(node[1], node[2]);
+    if (kind === 'num') return P.operand(node[1], node[2], sheet.store);
     if (kind === 'neg') {
       const x = await ev(node[1]);
       return run.drive(P.negate(sheet.new('-a'), x));
@@ -74,8 +77,8 @@ export async function solve(expr, stepper, { onBatch = null, parallel = true, li
   let value;
   try {
     const result = await ev(tree);
-    if (result.cells.length > L.maxDigits) {
-      throw new InputError(`the result has ${commas(result.cells.length)} digits; the limit is ${commas(L.maxDigits)}`);
+    if (result.ids.length > L.maxDigits) {
+      throw new InputError(`the result has ${commas(result.ids.length)} digits; the limit is ${commas(L.maxDigits)}`);
     }
     value = result.value();
   } catch (e) {
@@ -104,7 +107,7 @@ export function positions(worksheet, where, index = rowIndex(worksheet)) {
     if (!pos) return null;
     let [obj, col] = pos;
     if (obj instanceof Cell) {
-      const hit = index.cells.get(obj);
+      const hit = index.cells.get(obj.id);
       return hit ? { ...hit } : null;
     }
     if (!(obj instanceof Row)) return null;
@@ -114,13 +117,13 @@ export function positions(worksheet, where, index = rowIndex(worksheet)) {
   });
 }
 
-/** Row -> [block, row] and input Cell -> its first drawn position, for positions(). */
+/** Row -> [block, row] and a lone cell (its index) -> its first drawn position, for positions(). */
 export function rowIndex(worksheet) {
   const rows = new Map();
   const cells = new Map();
   worksheet.sheets.forEach((s, b) => s.rows.forEach((r, j) => {
     if (!rows.has(r)) rows.set(r, [b, j]);
-    r.cells.forEach((c, i) => { if (c && !cells.has(c)) cells.set(c, { block: b, row: j, col: i }); });
+    r.ids.forEach((c, i) => { if (c >= 0 && !cells.has(c)) cells.set(c, { block: b, row: j, col: i }); });
   }));
   return { rows, cells };
 }

@@ -11,7 +11,8 @@ how the server shares its model between clients:
   interleave with other clients' instead of holding the model.  Up to --queue more requests
   wait for a slot; beyond that a request is answered at once with 503 and Retry-After.  Each
   request has a budget: --timeout seconds (queue wait included; over it: 503) and
-  --max-forward-passes forward passes (over it: 422).  Request bodies are limited to 8 MB,
+  --max-forward-passes forward passes (over it: 422), and --max-request-memory megabytes by
+  the estimate of sketchpad/estimate.py (over it: 422 before it runs).  Request bodies are limited to 8 MB,
   counted as they arrive.  GET /api/health shows the queue's figures.
 """
 
@@ -83,6 +84,14 @@ def register(sub):
         help=f"forward-pass budget of one request (default {d.forward_passes:,})",
     )
     p.add_argument(
+        "--max-request-memory",
+        type=int,
+        default=d.memory_mb,
+        metavar="MB",
+        help=f"memory budget of one request: a problem whose estimate is over it is refused with 422 before it "
+        f"runs (default {d.memory_mb:,})",
+    )
+    p.add_argument(
         "--max-batch-rows",
         type=int,
         default=d.max_rows,
@@ -116,6 +125,7 @@ def run(args) -> int:
         seconds=args.timeout,
         forward_passes=args.max_forward_passes,
         max_rows=args.max_batch_rows,
+        memory_mb=args.max_request_memory,
     ).check()
     s = Settings(
         stepper=args.stepper,

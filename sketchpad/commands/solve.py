@@ -8,9 +8,24 @@ import sys
 from ..errors import InputError
 from . import add_stepper_arguments, stepper_from
 
+LIMITS_HELP = """\
+size limits (bad input beyond them: one line, exit 2):
+  any number, operand, intermediate or result: 20,000 digits (--max-digits)
+  operands of *: 8,000 digits; of // and %: 3,000; of sqrt: 3,000; of gcd: 2,000
+  (what the shipped model solves within 60 s and 4 GB on a 2-core build machine:
+  benchmarks/bench_long.py --limits, docs/long.md)
+"""
+
 
 def register(sub):
-    p = sub.add_parser("solve", help="evaluate an integer expression on the sheet")
+    import argparse
+
+    p = sub.add_parser(
+        "solve",
+        help="evaluate an integer expression on the sheet",
+        epilog=LIMITS_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("expr", help='the expression, e.g. "12345 * -678 + gcd(84, 36)"; "-" reads standard input')
     add_stepper_arguments(p)
     p.add_argument(
@@ -19,7 +34,7 @@ def register(sub):
     p.add_argument("--json", action="store_true", help="print result and counters as JSON")
     p.add_argument("--sheet", metavar="OUT.png", help="draw the final sheet to a PNG file")
     p.add_argument("--trace", action="store_true", help="print every view and step")
-    p.add_argument("--max-digits", type=int, default=None, help="size limit for any number")
+    p.add_argument("--max-digits", type=int, default=None, help="size limit for any number (default 20,000)")
     p.set_defaults(func=run)
 
 

@@ -231,7 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def admit(req: SolveRequest):
         """(limits, ticket) for a request, or an error response: bad input 400 before it
         takes a place in the queue, a full server 503."""
-        from ..estimate import expected_batches
+        from ..estimate import expected_batches, expected_bytes, expected_views
         from ..expr import parse
 
         limits = limits_for(req)
@@ -239,6 +239,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             tree = await run_in_threadpool(parse, req.expr.strip(), limits)
         except InputError as e:
             return None, _error(400, str(e))
+        budget = s.capacity.memory_mb
+        need = expected_bytes(tree, req.parallel)
+        if need > budget << 20:  # over the memory budget by the estimate: refused before it runs
+            views = expected_views(tree, req.parallel)
+            return None, _error(
+                422,
+                f"the problem would present about {views:,} views and hold about {need / 2**20:,.0f} MB by the "
+                f"estimate, over the server's budget of {budget:,} MB per request; solve it in the page or with "
+                f"`sketchpad solve`, or start the server with a larger --max-request-memory",
+                estimated_views=views,
+                estimated_mb=round(need / 2**20, 1),
+                budget_mb=budget,
+            )
         try:
             ticket = service().admit()
         except Refused as e:
@@ -250,7 +263,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "/api/solve",
         responses={
             400: {"description": "bad input"},
-            422: {"description": "malformed request, or the problem is over the per-request forward-pass budget"},
+            422: {
+                "description": "malformed request, or the problem is over the per-request forward-pass budget or "
+                "(by the estimate, before it runs) the memory budget"
+            },
             503: {"description": "busy (Retry-After), or over the per-request time budget"},
         },
     )

@@ -30,14 +30,16 @@ class Capacity:
     seconds: float = 120.0  # time budget per request, queue wait included
     forward_passes: int = 5_000_000  # forward-pass budget per request
     max_rows: int = 512  # rows per model call (a bigger batch is served in slices)
+    memory_mb: int = 1024  # memory budget per request, by sketchpad/estimate.py before it runs
 
     def check(self) -> Capacity:
         from ..errors import InputError
 
-        for name, lo in (("workers", 1), ("queue", 0), ("forward_passes", 1), ("max_rows", 1)):
+        flags = {"memory_mb": "max-request-memory"}
+        for name, lo in (("workers", 1), ("queue", 0), ("forward_passes", 1), ("max_rows", 1), ("memory_mb", 1)):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise InputError(f"--{name.replace('_', '-')} must be an integer >= {lo}, got {v!r}")
+                raise InputError(f"--{flags.get(name, name.replace('_', '-'))} must be an integer >= {lo}, got {v!r}")
         if not (isinstance(self.seconds, (int, float)) and 0 < self.seconds < 1e6):
             raise InputError(f"--timeout must be a number of seconds > 0, got {self.seconds!r}")
         return self
@@ -84,7 +86,7 @@ class SolveService:
             "served": self.served,
             "refused_busy": self.refused,
             "over_budget": self.over_budget,
-            "budget": {"seconds": c.seconds, "forward_passes": c.forward_passes},
+            "budget": {"seconds": c.seconds, "forward_passes": c.forward_passes, "memory_mb": c.memory_mb},
             "batcher": self.batcher.stats() if self.batcher else None,
         }
 

@@ -43,7 +43,7 @@ export function serialiseWorksheet(ws) {
     title: s.title,
     rows: s.rows.map((r) => ({
       name: r.name, offset: r.offset, text: r.text(),
-      origins: r.cells.map(origin).reverse().join(''),
+      origins: r.origins(),
       sign: r.sign ? r.sign.sym : null, sign_origin: r.sign ? origin(r.sign) : null,
     })),
     text: s.text(),

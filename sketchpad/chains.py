@@ -1,0 +1,207 @@
+"""Following emitted states along columns, for many rows at once (numpy only).
+
+A carry-select scan presents every column j of a row under every state k; the stepper's step
+for (j, k) names the state column j + 1 is entered in: its *class*, an index k' >= 0, or a
+negative code that ends the scan there.  Following a row is then a chain: the class of column
+0's step (presented under its real state) gives column 1's state, whose step's class gives
+column 2's state, and so on.  It decides nothing about symbols: it only looks up what the
+steps said.
+
+Columns come in few *kinds* (a kind is the pair of symbols a column shows: every column of
+that kind presents the same views, so its steps and classes are the same), so the classes are
+a small table classes[kind, state] and each row a list of its columns' kinds.  Two ways to
+follow, the same answer (tests/test_chains.py): when every kind's classes are constant (a
+carry the column generates or kills whatever comes in) or the identity (it propagates),
+except a few columns, a chain is a running "last reset" (a cumulative maximum) with one more
+round per other column; otherwise one tight loop over columns, all rows side by side.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+HALTS, OUTSIDE, MISS = -1, -2, -3  # the step halts the scan; it names a state outside the family; no step
+ROUNDS = 6  # at most this many irregular columns per row before the loop is cheaper
+TAIL = 8  # columns walked on from an irregular column before another round
+SMALL = 64  # rows of at most this many columns: a plain Python walk is cheaper than numpy
+
+
+class Chains:
+    """S rows to follow.  classes[k, s]: class of a kind-k column's step under state s (states
+    past a row's own are never entered); kinds[r, j-1]: the kind of row r's column j >= 1;
+    first[r]: the class of its column 0's step; lengths[r]: its number of columns."""
+
+    def __init__(self, classes: np.ndarray, kinds: np.ndarray, first, lengths):
+        self.classes = classes
+        self.kinds = kinds
+        self.first = np.asarray(first, dtype=np.int16)
+        self.lengths = np.asarray(lengths, dtype=np.int64)
+
+
+def follow(ch: Chains):
+    """(states, last, term): states[r, j] the state row r's column j was entered in (-1 for
+    column 0 and past the end), last[r] the last column whose class was read and term[r] that
+    class (>= 0 when the row ran out of columns without ending)."""
+    S, L = len(ch.first), int(ch.lengths.max()) if len(ch.first) else 0
+    if S == 0:
+        return np.zeros((0, 0), dtype=np.int8), np.zeros(0, dtype=np.int64), ch.first
+    ch = Chains(ch.classes, ch.kinds[:, : L - 1], ch.first, ch.lengths)
+    if L <= SMALL:
+        return _walk(ch, L)
+    cls = ch.classes
+    n = cls.shape[1]
+    if n == 1:
+        return _resets(ch, L, None)
+    const = (cls == cls[:, :1]).all(axis=1)
+    ident = (cls == np.arange(n, dtype=cls.dtype)).all(axis=1)
+    odd = ~(const | ident)
+    if not odd.any():
+        return _resets(ch, L, ident)
+    inside = np.arange(L - 1) < (ch.lengths[:, None] - 1)
+    irregular = odd[ch.kinds] & inside
+    if int(irregular.sum(axis=1).max()) > ROUNDS:
+        return _loop(ch, L)
+    return _resets(ch, L, ident, irregular)
+
+
+def _walk(ch: Chains, L: int):
+    """The chains one by one, in Python (short rows)."""
+    S = len(ch.first)
+    cls, kinds = ch.classes.tolist(), ch.kinds.tolist()
+    states = np.full((S, L), -1, dtype=np.int8)
+    last = np.zeros(S, dtype=np.int64)
+    term = ch.first.copy()
+    for r in range(S):
+        cur, j, n, kind, path = int(ch.first[r]), 0, int(ch.lengths[r]), kinds[r], []
+        while cur >= 0 and j + 1 < n:
+            j += 1
+            path.append(cur)
+            cur = cls[kind[j - 1]][cur]
+        states[r, 1 : j + 1] = path
+        last[r], term[r] = j, cur
+    return states, last, term
+
+
+def _loop(ch: Chains, L: int):
+    S = len(ch.first)
+    n = ch.classes.shape[1]
+    flat = ch.classes.reshape(-1).astype(np.int16)
+    kinds = ch.kinds
+    cur = ch.first.copy()
+    last = np.zeros(S, dtype=np.int64)
+    states = np.full((S, L), -1, dtype=np.int8)
+    act = np.flatnonzero(cur >= 0)
+    for j in range(1, L):
+        act = act[ch.lengths[act] > j]
+        if len(act) == 0:
+            break
+        s = cur[act]
+        states[act, j] = s
+        c = flat[kinds[act, j - 1] * n + s]
+        cur[act] = c
+        last[act] = j
+        act = act[c >= 0]
+    return states, last, cur
+
+
+def _resets(ch: Chains, L: int, ident, irregular=None):
+    """The class at column j is the value of the last column at or before j that resets it
+    (column 0: its own class; a constant column: its constant; a resolved irregular column:
+    its class under the state it was entered in); identity columns pass it on."""
+    S = len(ch.first)
+    cls = ch.classes
+    cols = np.arange(L)
+    val = np.empty((S, L), dtype=np.int16)
+    val[:, 0] = ch.first
+    val[:, 1:] = cls[:, 0][ch.kinds]
+    reset = np.ones((S, L), dtype=bool)
+    if ident is not None:
+        reset[:, 1:] = ~ident[ch.kinds]
+    if irregular is not None:
+        reset[:, 1:] &= ~irregular
+        pending = np.zeros((S, L), dtype=bool)
+        pending[:, 1:] = irregular
+    inside = cols < ch.lengths[:, None]
+    rows = np.arange(S)
+    while True:
+        idx = np.where(reset, cols, 0)
+        np.maximum.accumulate(idx, axis=1, out=idx)
+        at = np.take_along_axis(val, idx, axis=1)  # class of the followed step at each column
+        ends = (at < 0) & inside
+        t = np.where(ends.any(axis=1), ends.argmax(axis=1), ch.lengths)  # first column that ends, or the length
+        if irregular is None or not pending.any():
+            break
+        j_irr = np.where(pending.any(axis=1), pending.argmax(axis=1), L)
+        need = np.flatnonzero(j_irr <= np.minimum(t, ch.lengths - 1))
+        if len(need) == 0:
+            break
+        # Walk on from each row's first irregular column, a few columns, exactly: a scan's
+        # irregular columns are usually its last ones (where a carry may still be written).
+        seg, j = need, j_irr[need]
+        state = at[seg, j - 1]  # >= 0: nothing ended before j
+        for _ in range(TAIL):
+            c = cls[ch.kinds[seg, j - 1], state]
+            at[seg, j] = val[seg, j] = c
+            reset[seg, j] = True
+            pending[seg, j] = False
+            stop = (c < 0) | (j >= ch.lengths[seg] - 1)
+            t[seg[stop]] = np.where(c[stop] < 0, j[stop], ch.lengths[seg[stop]])
+            seg, j, state = seg[~stop], j[~stop] + 1, c[~stop]
+            if len(seg) == 0:
+                break
+        if len(seg) == 0:
+            break  # every walk ended: `at` and `t` are exact
+    last = np.minimum(t, ch.lengths - 1)
+    term = at[rows, last]
+    states = np.full((S, L), -1, dtype=np.int8)
+    on_path = (cols >= 1) & (cols <= last[:, None])
+    prev = np.empty((S, L), dtype=np.int16)
+    prev[:, 0] = -1
+    prev[:, 1:] = at[:, :-1]
+    states[on_path] = prev[on_path]
+    return states, last, term
+
+
+def follow_row(first: int, classes: np.ndarray, kinds: np.ndarray, length: int):
+    """One row's chain (a scan of a speculative block), as `follow` for S = 1: (states of
+    columns 0..last, last, term)."""
+    L, n = length, classes.shape[1]
+    ch = Chains(classes, kinds[None, : L - 1], [first], [L])
+    if L <= SMALL or n > 2:
+        states, last, term = follow(ch)
+        return states[0, : int(last[0]) + 1], int(last[0]), int(term[0])
+    cols = np.arange(L)
+    val = np.empty(L, dtype=np.int16)
+    val[0] = first
+    val[1:] = classes[kinds[: L - 1], 0]
+    if n == 1:
+        reset, pending = None, []
+    else:
+        const = classes[:, 0] == classes[:, 1]
+        ident = (classes[:, 0] == 0) & (classes[:, 1] == 1)
+        reset = np.ones(L, dtype=bool)
+        k = kinds[: L - 1]
+        reset[1:] = const[k]
+        pending = (np.flatnonzero(~(const | ident)[k]) + 1).tolist()
+        if len(pending) > ROUNDS:
+            states, last, term = _loop(ch, L)
+            return states[0, : int(last[0]) + 1], int(last[0]), int(term[0])
+    while True:
+        if reset is None:
+            at = val
+        else:
+            idx = np.where(reset, cols, 0)
+            np.maximum.accumulate(idx, out=idx)
+            at = val[idx]  # class of the followed step at each column
+        ends = np.flatnonzero(at < 0)
+        end = int(ends[0]) if len(ends) else L
+        if not pending or pending[0] > min(end, L - 1):
+            break
+        j = pending.pop(0)  # an irregular column the chain reaches: its class under its state
+        val[j] = classes[kinds[j - 1], at[j - 1]]
+        reset[j] = True
+    last = min(end, L - 1)
+    states = np.empty(last + 1, dtype=np.int16)
+    states[0] = -1
+    states[1:] = at[:last]
+    return states, last, int(at[last])
