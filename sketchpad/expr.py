@@ -16,8 +16,9 @@ the end of a line; a `#` comment to the end of the line.  Whitespace around the 
 ignored (any character Python's str.isspace accepts).  A line break outside parentheses ends
 the expression: only blank lines and comments may follow.  At most MAX_NESTING parentheses
 may be open at once and an expression has at most `Limits.max_operations` parts (numbers,
-operators, calls), so the tree and the recursion are bounded: two Python frames per open
-parenthesis, the operators of one level are reduced in a loop.
+operators, calls), so the tree and the recursion are bounded: at most three Python frames per
+open parenthesis (600 at the deepest, well within Python's default limit of 1,000); the
+operators and signs of one level are read in loops, whatever their number.
 
 One small recursive-descent parser, mirrored line for line by web/expr.js.  Every refusal is an
 ExprError (an InputError) whose message names the problem and whose `column` (1-based, in code
@@ -252,7 +253,7 @@ class _Parser:
         while self.is_op("+", "-"):
             signs.append(self.tok[1])
             self.part(self.advance()[2])
-        node = self.primary()
+        node = self.name() if self.tok[0] == "name" else self.primary()  # a frame less for calls
         for sign in reversed(signs):
             if sign == "-":  # a negative literal is input, not work
                 node = ("num", node[1], not node[2]) if node[0] == "num" else ("neg", node)
@@ -271,8 +272,6 @@ class _Parser:
                 self.expected("an operator or ')'")
             self.advance()
             return node
-        if kind == "name":
-            return self.name()
         if kind == "op" and value == "~":
             raise ExprError("~ is not supported", at + 1)
         if kind == "op" and value in "[]{}":

@@ -191,7 +191,7 @@ class Parser {
       signs.push(this.tok[1]);
       this.part(this.advance()[2]);
     }
-    let node = this.primary();
+    let node = this.tok[0] === 'name' ? this.name() : this.primary();    // a frame less for calls
     for (let k = signs.length - 1; k >= 0; k--) {
       if (signs[k] === '-') node = node[0] === 'num' ? ['num', node[1], !node[2]] : ['neg', node];   // a negative literal is input, not work
     }
@@ -212,7 +212,6 @@ class Parser {
       this.advance();
       return node;
     }
-    if (kind === 'name') return this.name();
     if (kind === 'op' && value === '~') throw exprError('~ is not supported', at + 1);
     if (kind === 'op' && has('[]{}', value)) throw exprError(`'${value}' is not supported: group with ( and )`, at + 1);
     return this.expected('a number');
