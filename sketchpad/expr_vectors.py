@@ -1,4 +1,5 @@
-"""Shared vectors of the expression language: inputs -> tree, or error message and column.
+"""Shared vectors of the expression language: inputs -> tree, or error message and column
+(and the caret lines the CLI and the page draw under it).
 
 Generated from the Python parser (sketchpad/expr.py), the one source of truth; the JavaScript
 parser (web/expr.js) must give the same for every input (web/tests/expr.test.mjs), and
@@ -16,7 +17,7 @@ import argparse
 import json
 import sys
 
-from .expr import ExprError, Limits, parse
+from .expr import ExprError, Limits, caret_lines, parse
 from .web import ROOT as WEB_ROOT
 
 OUT = WEB_ROOT / "golden" / "expr-vectors.json"
@@ -179,7 +180,9 @@ def vector(expr: str) -> dict:
     try:
         tree = parse(expr, Limits(max_digits=MAX_DIGITS))
     except ExprError as e:
-        return {"expr": expr, "error": str(e), "column": e.column}
+        if e.column is None:
+            return {"expr": expr, "error": str(e), "column": None}
+        return {"expr": expr, "error": str(e), "column": e.column, "caret": caret_lines(expr, e.column)}
     return {"expr": expr, "tree": _lists(tree)}
 
 

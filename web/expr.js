@@ -240,6 +240,14 @@ class Parser {
   }
 }
 
+/** Two lines: the text around `column` (1-based, code points) and a caret under it. */
+export function caretLines(text, column, width = 72) {
+  const line = Array.from(text, (c) => (EDGE_SPACE.has(c) || c < ' ' ? ' ' : c));
+  const start = Math.max(0, Math.min(column - 1 - Math.floor(width / 2), line.length - width));
+  const head = start ? '...' : '', tail = start + width < line.length ? '...' : '';
+  return `  ${head}${line.slice(start, start + width).join('')}${tail}\n  ${' '.repeat(head.length + column - 1 - start)}^`;
+}
+
 /** The tree of `text`, or an InputError saying what is wrong and at which column. */
 export function parse(text, limits = DEFAULT_LIMITS) {
   if (typeof text !== 'string') throw new InputError('the expression must be a string');

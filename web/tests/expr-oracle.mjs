@@ -4,7 +4,9 @@
 //   node web/tests/expr-oracle.mjs
 
 import { createInterface } from 'node:readline';
-import { parse } from '../expr.js';
+import { caretLines, parse } from '../expr.js';
+
+const withCaret = (v) => (v.column === null ? v : { ...v, caret: caretLines(v.expr, v.column) });
 
 for await (const line of createInterface({ input: process.stdin })) {
   const expr = JSON.parse(line);
@@ -12,7 +14,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   try {
     out = { expr, tree: parse(expr, { maxDigits: 20 }) };
   } catch (e) {
-    out = e.name === 'InputError' ? { expr, error: e.message, column: e.column ?? null } : { expr, crash: String(e.stack) };
+    out = e.name === 'InputError' ? withCaret({ expr, error: e.message, column: e.column ?? null }) : { expr, crash: String(e.stack) };
   }
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }

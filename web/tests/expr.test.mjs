@@ -6,18 +6,20 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { InputError } from '../errors.js';
-import { parse } from '../expr.js';
+import { caretLines, parse } from '../expr.js';
 import { GOLDEN_DIR } from './replay.mjs';
 
 const vectors = JSON.parse(readFileSync(`${GOLDEN_DIR}expr-vectors.json`, 'utf8'));
 const LIMITS = { maxDigits: 20 };     // the vectors' limit (sketchpad/expr_vectors.py)
+
+const withCaret = (v) => (v.column === null ? v : { ...v, caret: caretLines(v.expr, v.column) });
 
 function outcome(expr) {
   try {
     return { expr, tree: parse(expr, LIMITS) };
   } catch (e) {
     assert.ok(e instanceof InputError, `${JSON.stringify(expr)} threw ${e}`);
-    return { expr, error: e.message, column: e.column ?? null };
+    return withCaret({ expr, error: e.message, column: e.column ?? null });
   }
 }
 
