@@ -20,7 +20,7 @@ operators, calls), so the tree and the recursion are bounded: at most three Pyth
 open parenthesis (600 at the deepest, well within Python's default limit of 1,000); the
 operators and signs of one level are read in loops, whatever their number.
 
-One small recursive-descent parser, mirrored line for line by web/expr.js.  Every refusal is an
+One small recursive-descent parser, mirrored function for function by web/expr.js.  Every refusal is an
 ExprError (an InputError) whose message names the problem and whose `column` (1-based, in code
 points of the text as typed) says where, so the page and the CLI can point at it.  Words that
 Python would accept (`2 ** 3`, `x < y`, `not x`, `f(x)`) are refused with a message that says
