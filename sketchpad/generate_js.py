@@ -23,7 +23,7 @@ OUT = WEB_ROOT / "generated"
 
 
 def constants() -> dict:
-    from .expr import FORBIDDEN, FUNCTIONS, Limits
+    from .expr import EDGE_SPACE, FORBIDDEN, FUNCTIONS, MAX_NESTING, Limits
     from .procedures import ADD2_DIGITS, DQ_STATES
     from .runtime import FAMILIES, MUL_CARRIES
     from .solve import QUADRATIC_OPS
@@ -78,6 +78,7 @@ def constants() -> dict:
         "functions": dict(FUNCTIONS),
         "quadratic_ops": list(QUADRATIC_OPS),
         "forbidden_operators": dict(FORBIDDEN),
+        "expression": {"max_nesting": MAX_NESTING, "edge_space": EDGE_SPACE},
     }
 
 

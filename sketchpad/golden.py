@@ -4,8 +4,8 @@ runtime (web/tests/) so that the two stay one machine by test, not by care.
 A trace holds, for one expression and one mode (parallel carry-select or sequential): every
 batch (its views, the reference steps, and the sheet position each view was read from), the
 final worksheet (every row's symbols, sign, offset and where each cell came from), the
-counters, and the result or the InputError message.  `errors.json` holds the expression
-language's rejections.  `python -m sketchpad.golden --out web/golden` rewrites the files;
+counters, and the result or the InputError message.  `expr-vectors.json` holds the expression
+language's cases (sketchpad/expr_vectors.py).  `python -m sketchpad.golden --out web/golden` rewrites the files;
 tests/test_golden.py checks the committed files equal a fresh generation.
 """
 
@@ -15,9 +15,9 @@ import argparse
 import json
 from pathlib import Path
 
+from . import expr_vectors
 from .digits import to_digits
 from .errors import InputError
-from .expr import parse
 from .reference import ReferenceStepper
 from .sheet import INPUT
 from .web import ROOT as WEB_ROOT
@@ -97,104 +97,6 @@ LONG_PROBLEMS = [
     "-" + "5" * 300 + " - " + "4" * 300,
 ]
 SEQUENTIAL_LONG = ["31415926535897932384 * 27182818284590452353", "9" * 60 + " + 1"]
-
-# Rejections of the expression language: each must be an InputError in both runtimes.
-BAD_EXPRESSIONS = [
-    "",
-    "   ",
-    "1 +",
-    "(1",
-    "1)",
-    "1 2",
-    "1.5",
-    "1e5",
-    "0x10",
-    "1_000",
-    "2x",
-    ".5",
-    "1 / 2",
-    "2 ** 3",
-    "1 @ 2",
-    "1 << 2",
-    "1 >> 2",
-    "1 & 2",
-    "1 | 2",
-    "1 ^ 2",
-    "~1",
-    "not 1",
-    "1 < 2",
-    "1 == 1",
-    "1 and 2",
-    "1 or 2",
-    "x",
-    "x + 1",
-    "sqrt",
-    "f(1)",
-    "sqrt(1, 2)",
-    "gcd(1)",
-    "gcd(1, 2, 3)",
-    "sqrt(x=4)",
-    "gcd(*[1, 2])",
-    "[1]",
-    "(1, 2)",
-    "'a'",
-    "1 if 2 else 3",
-    "lambda: 1",
-    "a.b",
-    "a[1]",
-    "{1}",
-    "1 + \x00",
-    "(" * 250 + "1" + ")" * 250,
-    "1 +\n 2",
-    "1" * 25 + " + 1",
-    "__import__('os')",
-    "os.system('ls')",
-    "pow(2, 3)",
-    "gcd(a=4, b=2)",
-    "1; 2",
-    "\uff11\uff12 + 1",
-    "1 = 2",
-    "(1)(2)",
-    "sqrt(4)(5)",
-    "1 +* 2",
-    "gcd(1 2)",
-    "...",
-    "None",
-    "1 is 2",
-    "1 not in 2",
-    "{1: 2}",
-    "(x for x in y)",
-    "sqrt(*[4])",
-]
-# Accepted spellings: the parse tree of each must be equal in both runtimes.
-GOOD_EXPRESSIONS = [
-    "1 + 2",
-    "007 * -0",
-    "-(-5)",
-    "--5",
-    "+-3",
-    "-(1 + 2)",
-    "2*-3",
-    "- 2 * 3",
-    "1 - 2 - 3",
-    "8 // 4 // 2",
-    "1 + 2 * 3 % 4",
-    "(1 + 2) * 3",
-    "gcd(1, 2,)",
-    "sqrt (4)",
-    "isqrt(9)",
-    "gcd(-8, 12) // sqrt(16) % 3",
-    "(1 +\n 2)",
-    "1 # a comment",
-    "1 +\\\n 2",
-    "\t 12 ",
-    "-(-(-(7)))",
-    "+(+(+7))",
-    "-sqrt(4)",
-    "-gcd(4, 6) * -(2)",
-    "0" * 30 + "12",
-]
-ERROR_LIMIT_DIGITS = 20  # the limit the `"1" * 25` case and the limit traces run under
 
 
 def witness_cover(covered: set) -> list[str]:
@@ -308,28 +210,6 @@ def trace(expr: str, parallel: bool = True, max_digits: int | None = None) -> di
     return out
 
 
-def errors() -> list:
-    out = []
-    for e in BAD_EXPRESSIONS:
-        from .expr import Limits
-
-        try:
-            parse(e, Limits(max_digits=ERROR_LIMIT_DIGITS))
-        except InputError as err:
-            out.append({"expr": e, "max_digits": ERROR_LIMIT_DIGITS, "error": str(err)})
-        else:
-            raise AssertionError(f"{e!r} should be rejected")
-    return out
-
-
-def _tree(t):
-    return [_tree(x) if isinstance(x, (tuple, list)) else x for x in t]
-
-
-def parses() -> list:
-    return [{"expr": e, "tree": _tree(parse(e))} for e in GOOD_EXPRESSIONS]
-
-
 def generate() -> dict[str, str]:
     """{file name: JSON text} for every golden file, deterministic."""
     files = {}
@@ -352,8 +232,7 @@ def generate() -> dict[str, str]:
         )
     covered = {k for t in traces for b in t["batches"] for k in b["views"]}
     files["witnesses.json"] = _lines([trace(w, True) for w in witness_cover(covered)])
-    files["errors.json"] = _lines(errors())
-    files["parses.json"] = _lines(parses())
+    files["expr-vectors.json"] = expr_vectors.generate()
     files["index.json"] = json.dumps(index, indent=1) + "\n"
     return files
 

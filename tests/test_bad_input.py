@@ -50,7 +50,7 @@ BAD = [
     ("9" * 3_001 + " // 3", "limit for //"),
     ("gcd(" + "9" * 2_001 + ", 3)", "limit for gcd"),
     ("(" * 600 + "1" + ")" * 600, "nested parentheses"),
-    ("-" * 5000 + "1", "nested too deeply"),
+    ("-" * 5000 + "1", "more than 500 parts"),
     ("1+" * 100_000 + "1", "characters; the limit"),
 ]
 

@@ -46,7 +46,7 @@
 // /api/views instead of the model, with a visible banner).
 
 import { checkCertificate, describeStatus, runSuite, setupCertification } from './cert-panel.js';
-import { parse } from './expr.js';
+import { caretLines, parse } from './expr.js';
 import { loadModel, loadViewSet } from './onnx_stepper.js';
 import { serverInfo, solveOnServer } from './server-solve.js';
 import { expectedBatches } from './estimate.js';
@@ -73,9 +73,18 @@ const sheetView = new SheetView($('sheet'));
 
 function setState(s) { document.body.dataset.state = s; }
 
-function showError(message) {
+function showError(message, { text = null, column = null } = {}) {
   $('error').textContent = message;
   $('error').hidden = !message;
+  if (!message || !column) return;
+  // Point at the column: the text and a caret under the message, and the character selected.
+  const at = document.createElement('code');
+  at.className = 'error-at';
+  at.textContent = caretLines(text, column);
+  $('error').append(at);
+  const before = Array.from(text).slice(0, column - 1).join('').length;     // code points -> UTF-16
+  $('expr').focus();
+  $('expr').setSelectionRange(before, before + (Array.from(text)[column - 1]?.length ?? 0));
 }
 
 // ---------------------------------------------------------------- the answer and its tools
@@ -246,7 +255,7 @@ async function onSolve(ev) {
     parse($('expr').value);              // bad input is answered at once, before any certification
   } catch (e) {
     if (e.name !== 'InputError') throw e;
-    showError(e.message);
+    showError(e.message, { text: $('expr').value, column: e.column });
     setState('error');
     return;
   }

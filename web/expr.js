@@ -1,13 +1,11 @@
-// The expression language (a port of sketchpad/expr.py): integers, + - * // %, unary minus
-// and plus, parentheses, sqrt(n) / isqrt(n), gcd(a, b).
+// The expression language (a port of sketchpad/expr.py, which holds the grammar in EBNF and
+// docs/expressions.md with examples): integers, + - * // %, unary minus and plus, parentheses,
+// sqrt(n) / isqrt(n), gcd(a, b).
 //
-// Python parses with its own `ast` under an allow-list; here a small tokenizer and a
-// recursive-descent parser build the same kind of tree for the whole Python expression
-// grammar that matters (so `2 ** 3`, `a < b`, `[1]` parse and are then refused with the same
-// words), and `walk` mirrors Python's walk check for check, in the same order.  Output is the
-// same tree: ['num', digits, negative] | ['neg', e] | ['bin', op, e1, e2] | ['call', name, [args]].
-// Known difference: a syntax error's column counts characters of the text as typed (Python's
-// counts its internal placeholder names), and the wording of syntax errors is this parser's.
+// The same small recursive-descent parser, function for function: the same tree
+// ['num', digits, negative] | ['neg', e] | ['bin', op, e1, e2] | ['call', name, [args]], and every
+// refusal an InputError with Python's message and `column` (1-based, in code points of the text
+// as typed).  web/golden/expr-vectors.json, generated from Python, holds the two equal.
 
 import C from './generated/constants.json' with { type: 'json' };
 import { InputError } from './errors.js';
@@ -15,374 +13,259 @@ import { InputError } from './errors.js';
 // The functions, size limits and refusal messages are Python's (generated/constants.json).
 export const FUNCTIONS = C.functions;
 export const DEFAULT_LIMITS = Object.freeze({ ...C.limits });
-const FORBIDDEN_OPS = C.forbidden_operators;
-const NUMBER_TOKEN = '[0-9][0-9A-Za-z_.]*|\\.[0-9][0-9A-Za-z_.]*';     // Python's _TOKEN
-const MAX_NESTING = 200;     // Python's tokenizer refuses deeper brackets
+const FORBIDDEN = C.forbidden_operators;
+const MAX_NESTING = C.expression.max_nesting;
+const EDGE_SPACE = new Set(C.expression.edge_space);
+
+const BINARY = { '+': 1, '-': 1, '*': 2, '//': 2, '%': 2 };     // operator -> precedence
+const TWO_CHAR = ['**', '//', '<<', '>>', '<=', '>=', '==', '!='];
+const ONE_CHAR = '+-*/%(),<>=@&|^~;:[]{}!.';
+const COMPARE = ['<', '>', '<=', '>=', '==', '!='];
+const DIGITS = '0123456789';
+const NAME_START = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_';
+const NAME_REST = NAME_START + DIGITS;
+const NUMBER_REST = `${NAME_REST}.`;
+const WORDS = {
+  not: 'not is not supported',
+  lambda: 'lambda expressions are not supported',
+  None: 'not an integer: None',
+  True: 'not an integer: True',
+  False: 'not an integer: False',
+};
+const OPERATOR_WORDS = {
+  and: "'and'/'or' are not supported",
+  or: "'and'/'or' are not supported",
+  is: 'comparisons are not supported',
+  in: 'comparisons are not supported',
+  not: 'comparisons are not supported',
+  if: 'conditional expressions are not supported',
+  for: 'generator expressions are not supported',
+};
+const has = (chars, ch) => ch !== undefined && ch.length === 1 && chars.includes(ch);
 
 /** 12345 -> "12,345", as Python's f"{n:,}". */
 export function commas(n) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
 
-/** Python's repr of a string (the cases that reach messages). */
-function repr(s) {
-  if (s.includes("'") && !s.includes('"')) return `"${s}"`;
-  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n').replace(/\t/g, '\\t')}'`;
+/** An InputError that says where: column is 1-based, or null. */
+function exprError(message, column = null) { return Object.assign(new InputError(message), { column }); }
+
+/** Python's repr of a typed number (digits, letters, '_' and '.': no quotes or escapes inside). */
+const repr = (s) => `'${s}'`;
+
+function charName(ch) {
+  const cp = ch.codePointAt(0);
+  const code = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  return cp >= 0x21 && cp <= 0x7e ? `'${ch}' (${code})` : code;
 }
 
-function syntaxErrorAt(msg, pos) {
-  return new InputError(pos === null ? `syntax error: ${msg}` : `syntax error at column ${pos + 1}: ${msg}`);
-}
+class Lexer {
+  constructor(s, start, end, limits) {
+    Object.assign(this, { s, i: start, end, limits });
+    this.opened = [];
+    this.seen = false;
+  }
 
-// ---------------------------------------------------------------- tokens
+  fail(message, at) { throw exprError(`syntax error at column ${at + 1}: ${message}`, at + 1); }
 
-const OPERATORS = ['**', '//', '<<', '>>', '<=', '>=', '==', '!=', '->', ':=',
-  '+', '-', '*', '/', '%', '@', '&', '|', '^', '~', '<', '>', '(', ')', '[', ']', '{', '}',
-  ',', ':', '.', ';', '=', '!'];
-const OPENERS = { '(': ')', '[': ']', '{': '}' };
-const CLOSERS = { ')': '(', ']': '[', '}': '{' };
-
-function tokenize(text, base) {
-  const toks = [];
-  const syntaxError = (msg, pos) => syntaxErrorAt(msg, pos === null ? null : pos + base);
-  const stack = [];
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === ' ' || ch === '\t' || ch === '\f') { i++; continue; }
-    if (ch === '\\' && (text[i + 1] === '\n' || text[i + 1] === '\r')) { i += 2; continue; }   // line continuation
-    if (ch === '#') { while (i < text.length && text[i] !== '\n') i++; continue; }
-    if (ch === '\n' || ch === '\r') {
-      if (!stack.length) toks.push({ t: 'newline', v: '\n', pos: i });   // a second logical line
-      i++;
-      continue;
+  skip() {
+    const { s, end } = this;
+    while (this.i < end) {
+      const ch = s[this.i];
+      if (ch === ' ' || ch === '\t' || ch === '\f') this.i++;
+      else if (ch === '#') { while (this.i < end && !has('\r\n', s[this.i])) this.i++; }
+      else if (ch === '\\' && this.i + 1 < end && has('\r\n', s[this.i + 1])) this.i += s[this.i + 1] === '\r' && s[this.i + 2] === '\n' ? 3 : 2;
+      else if (has('\r\n', ch) && (this.opened.length || !this.seen)) this.i++;
+      else return;
     }
-    if (/[0-9]/.test(ch) || (ch === '.' && /[0-9]/.test(text[i + 1] || ''))) {
-      const sticky = new RegExp(NUMBER_TOKEN, 'y');
-      sticky.lastIndex = i;
-      const m = sticky.exec(text);
-      toks.push({ t: 'num', v: m[0], pos: i });
-      i += m[0].length;
-      continue;
+  }
+
+  next() {
+    this.skip();
+    const { s, i, end } = this;
+    if (i >= end) return ['end', '', end];
+    this.seen = true;
+    const ch = s[i];
+    if (has('\r\n', ch)) {      // outside parentheses: the expression ends here, or it is an error
+      this.seen = false;        // look ahead over blank lines and comments
+      this.skip();
+      const blank = this.i >= end;
+      this.seen = true; this.i = i;
+      return blank ? ['end', '', end] : ['newline', '', i];
     }
-    const name = /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*/u.exec(text.slice(i, i + 200));
-    if (name) {
-      let end = i + name[0].length;
-      while (end < text.length && /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u.test(text[end])) end++;
-      toks.push({ t: 'name', v: text.slice(i, end), pos: i });
-      i = end;
-      continue;
+    if (has(DIGITS, ch) || (ch === '.' && i + 1 < end && has(DIGITS, s[i + 1]))) {
+      let j = i + 1;
+      while (j < end && has(NUMBER_REST, s[j])) j++;
+      this.i = j;
+      return ['num', this.number(s.slice(i, j).join(''), i), i];
+    }
+    if (has(NAME_START, ch)) {
+      let j = i + 1;
+      while (j < end && (has(NAME_REST, s[j]) || (s[j] === '.' && j + 1 < end && has(NAME_START, s[j + 1])))) j++;
+      this.i = j;
+      return ['name', s.slice(i, j).join(''), i];
     }
     if (ch === "'" || ch === '"') {
       let j = i + 1;
-      while (j < text.length && text[j] !== ch && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      if (text[j] !== ch) throw syntaxError('unterminated string literal', i);
-      toks.push({ t: 'str', v: text.slice(i + 1, j), pos: i });
-      i = j + 1;
-      continue;
+      while (j < end && s[j] !== ch && !has('\r\n', s[j])) j += s[j] === '\\' ? 2 : 1;
+      if (j >= end || s[j] !== ch) this.fail('unterminated string', i);
+      throw exprError(`not an integer: ${s.slice(i, j + 1).slice(0, 40).join('')}`, i + 1);
     }
-    if (text.startsWith('...', i)) { toks.push({ t: 'op', v: '...', pos: i }); i += 3; continue; }
-    const op = OPERATORS.find((o) => text.startsWith(o, i));
-    if (!op) {
-      const cp = text.codePointAt(i);
-      throw syntaxError(`invalid character ${repr(String.fromCodePoint(cp))} (U+${cp.toString(16).toUpperCase().padStart(4, '0')})`, i);
-    }
-    if (op in OPENERS) {
-      stack.push({ v: op, pos: i });
-      if (stack.length > MAX_NESTING) throw syntaxError('too many nested parentheses', i);
-    } else if (op in CLOSERS) {
-      if (!stack.length) throw syntaxError(`unmatched ${repr(op)}`, i);
-      const open = stack.pop();
-      if (open.v !== CLOSERS[op]) {
-        throw syntaxError(`closing parenthesis ${repr(op)} does not match opening parenthesis ${repr(open.v)}`, i);
-      }
-    }
-    toks.push({ t: 'op', v: op, pos: i });
-    i += op.length;
+    const two = i + 1 < end ? ch + s[i + 1] : ch;
+    const op = TWO_CHAR.includes(two) ? two : ch;
+    if (!TWO_CHAR.includes(op) && !has(ONE_CHAR, op)) this.fail(`invalid character ${charName(ch)}`, i);
+    if (op === '(') {
+      this.opened.push(i);
+      if (this.opened.length > MAX_NESTING) this.fail('too many nested parentheses', i);
+    } else if (op === ')' && this.opened.length) this.opened.pop();
+    this.i = i + op.length;
+    return ['op', op, i];
   }
-  if (stack.length) throw syntaxError(`${repr(stack[stack.length - 1].v)} was never closed`, stack[stack.length - 1].pos);
-  toks.push({ t: 'end', v: '', pos: null });
-  return toks;
+
+  number(tok, at) {
+    if (![...tok].every((c) => has(DIGITS, c))) {
+      if (tok.includes('.') || tok.toLowerCase().includes('e')) {
+        throw exprError(`not an integer: ${repr(tok.slice(0, 40))} (only whole numbers are allowed)`, at + 1);
+      }
+      const kind = ['0x', '0b', '0o'].includes(tok.slice(0, 2)) ? 'a decimal integer (no 0x/0b/0o)' : 'a decimal integer';
+      throw exprError(`not ${kind}: ${repr(tok.slice(0, 40))}`, at + 1);
+    }
+    if (tok.length > this.limits.maxDigits) {
+      throw exprError(`a number has ${commas(tok.length)} digits; the limit is ${commas(this.limits.maxDigits)}`, at + 1);
+    }
+    return tok.replace(/^0+/, '') || '0';
+  }
 }
 
-// ---------------------------------------------------------------- parser (Python's grammar)
-
-const KEYWORDS = new Set(['not', 'and', 'or', 'if', 'else', 'lambda', 'in', 'is', 'for', 'await',
-  'yield', 'None', 'True', 'False', 'import', 'from', 'def', 'class', 'return', 'del', 'pass']);
-const CONSTANTS = { None: 'None', True: 'True', False: 'False' };
-const COMPARE = new Set(['<', '>', '==', '>=', '<=', '!=']);
-
 class Parser {
-  constructor(toks, base) { this.toks = toks; this.base = base; this.k = 0; }
+  constructor(lexer, limits) {
+    Object.assign(this, { lex: lexer, limits });
+    this.tok = lexer.next();
+    this.parts = 0;
+    this.calls = [];
+  }
 
-  peek(o = 0) { return this.toks[this.k + o]; }
-  next() { return this.toks[this.k++]; }
-  is(v, o = 0) { const t = this.peek(o); return (t.t === 'op' || t.t === 'name') && t.v === v; }
-  fail(t = this.peek()) { throw syntaxErrorAt('invalid syntax', t.pos === null ? null : t.pos + this.base); }
-  take(v) { if (!this.is(v)) this.fail(); return this.next(); }
-  node(type, start, props) { return { type, start, end: this.lastEnd(), ...props }; }
-  lastEnd() { const t = this.toks[this.k - 1]; return t.pos + (t.t === 'str' ? t.v.length + 2 : t.v.length); }
+  advance() { const tok = this.tok; this.tok = this.lex.next(); return tok; }
 
-  /** Skip to the bracket closing the one just consumed (its contents are refused anyway). */
-  skipGroup(close) {
-    let depth = 1;
+  isOp(...ops) { return this.tok[0] === 'op' && ops.includes(this.tok[1]); }
+
+  part(at) {
+    this.parts += 1;
+    if (this.parts > this.limits.maxOperations) throw exprError(`the expression has more than ${this.limits.maxOperations} parts`, at + 1);
+  }
+
+  expected(what) {
+    const [kind, value, at] = this.tok;
+    if (kind === 'end' && this.lex.opened.length) this.lex.fail("'(' was never closed", this.lex.opened.at(-1));
+    const found = { end: 'the end', newline: 'a line break', num: 'a number' }[kind] ?? `'${value}'`;
+    this.lex.fail(`expected ${what}, found ${found}`, at);
+  }
+
+  sum() {
+    const out = [this.unary()], ops = [];
     for (;;) {
-      const t = this.next();
-      if (t.t === 'op' && t.v in OPENERS) depth++;
-      else if (t.t === 'op' && t.v in CLOSERS && --depth === 0) { if (t.v !== close) this.fail(t); return; }
+      const [kind, value, at] = this.tok;
+      if (kind === 'op' && Object.hasOwn(BINARY, value)) { /* an operator of the language */ }
+      else if (kind === 'op' && Object.hasOwn(FORBIDDEN, value)) throw exprError(FORBIDDEN[value], at + 1);
+      else if (kind === 'op' && COMPARE.includes(value)) throw exprError('comparisons are not supported', at + 1);
+      else if (kind === 'name' && Object.hasOwn(OPERATOR_WORDS, value)) throw exprError(OPERATOR_WORDS[value], at + 1);
+      else break;
+      this.advance();
+      this.part(at);
+      while (ops.length && BINARY[ops.at(-1)] >= BINARY[value]) {
+        const right = out.pop(), left = out.pop();
+        out.push(['bin', ops.pop(), left, right]);
+      }
+      ops.push(value);
+      out.push(this.unary());
     }
-  }
-
-  expression() {
-    const e = this.test();
-    if (this.peek().t !== 'end') this.fail();
-    return e;
-  }
-
-  test() {
-    const start = this.peek().pos;
-    if (this.is('lambda')) {
-      this.next();
-      while (!this.is(':')) { if (this.peek().t === 'end') this.fail(); this.next(); }
-      this.next();
-      this.test();
-      return this.node('Lambda', start);
+    while (ops.length) {
+      const right = out.pop(), left = out.pop();
+      out.push(['bin', ops.pop(), left, right]);
     }
-    const body = this.or();
-    if (this.is('if')) {
-      this.next();
-      this.or();
-      this.take('else');
-      this.test();
-      return this.node('IfExp', start);
+    return out[0];
+  }
+
+  unary() {
+    const signs = [];
+    while (this.isOp('+', '-')) {
+      signs.push(this.tok[1]);
+      this.part(this.advance()[2]);
     }
-    return body;
-  }
-
-  or() {
-    const start = this.peek().pos;
-    let e = this.and();
-    while (this.is('or')) { this.next(); this.and(); e = this.node('BoolOp', start); }
-    return e;
-  }
-
-  and() {
-    const start = this.peek().pos;
-    let e = this.not();
-    while (this.is('and')) { this.next(); this.not(); e = this.node('BoolOp', start); }
-    return e;
-  }
-
-  not() {
-    const start = this.peek().pos;
-    let n = 0;
-    while (this.is('not')) { this.next(); n++; }       // iterative: long chains cannot overflow
-    let e = this.comparison();
-    for (let j = 0; j < n; j++) e = this.node('UnaryOp', start, { op: 'not', operand: e });
-    return e;
-  }
-
-  comparison() {
-    const start = this.peek().pos;
-    let e = this.binary(0);
-    for (;;) {
-      const t = this.peek();
-      if (t.t === 'op' && COMPARE.has(t.v)) this.next();
-      else if (this.is('in') || this.is('is')) { this.next(); if (this.is('not')) this.next(); }
-      else if (this.is('not') && this.is('in', 1)) { this.next(); this.next(); }
-      else return e;
-      this.binary(0);
-      e = this.node('Compare', start);
+    let node = this.tok[0] === 'name' ? this.name() : this.primary();    // a frame less for calls
+    for (let k = signs.length - 1; k >= 0; k--) {
+      if (signs[k] === '-') node = node[0] === 'num' ? ['num', node[1], !node[2]] : ['neg', node];   // a negative literal is input, not work
     }
-  }
-
-  /** Binary operators by Python's precedence levels, left-associative. */
-  binary(level) {
-    const LEVELS = [['|'], ['^'], ['&'], ['<<', '>>'], ['+', '-'], ['*', '/', '//', '%', '@']];
-    if (level === LEVELS.length) return this.factor();
-    const start = this.peek().pos;
-    let e = this.binary(level + 1);
-    for (;;) {
-      const t = this.peek();
-      if (t.t !== 'op' || !LEVELS[level].includes(t.v)) return e;
-      this.next();
-      const right = this.binary(level + 1);
-      e = this.node('BinOp', start, { op: t.v, left: e, right });
-    }
-  }
-
-  factor() {
-    const prefix = [];
-    while (this.peek().t === 'op' && ['+', '-', '~'].includes(this.peek().v)) prefix.push(this.next());
-    let e = this.power();
-    for (let j = prefix.length - 1; j >= 0; j--) {
-      e = { type: 'UnaryOp', start: prefix[j].pos, end: e.end, op: prefix[j].v, operand: e };
-    }
-    return e;
-  }
-
-  power() {
-    const start = this.peek().pos;
-    if (this.is('await')) { this.next(); this.primary(); return this.node('Await', start); }
-    const base = this.primary();
-    if (this.is('**')) {
-      this.next();
-      const exp = this.factor();
-      return this.node('BinOp', start, { op: '**', left: base, right: exp });
-    }
-    return base;
+    return node;
   }
 
   primary() {
-    const start = this.peek().pos;
-    let e = this.atom();
-    for (;;) {
-      if (this.is('(')) {
-        this.next();
-        const args = [];
-        let keywords = 0;
-        while (!this.is(')')) {
-          if (this.is('*') || this.is('**')) {
-            const star = this.next();
-            const value = this.test();
-            if (star.v === '*') args.push({ type: 'Starred', value });
-            else keywords++;
-          } else if (this.peek().t === 'name' && this.is('=', 1)) {
-            this.next(); this.next(); this.test(); keywords++;
-          } else {
-            args.push(this.test());
-            if (this.is('for')) this.fail();
-          }
-          if (!this.is(')')) this.take(',');
-        }
-        this.next();
-        e = this.node('Call', start, { func: e, args, keywords });
-      } else if (this.is('[')) {
-        this.next();
-        this.skipGroup(']');
-        e = this.node('Subscript', start);
-      } else if (this.is('.')) {
-        this.next();
-        if (this.peek().t !== 'name') this.fail();
-        this.next();
-        e = this.node('Attribute', start);
-      } else {
-        return e;
-      }
+    const [kind, value, at] = this.tok;
+    if (kind === 'num') {
+      this.advance();
+      this.part(at);
+      return ['num', value, false];
     }
+    if (kind === 'op' && value === '(') {
+      this.advance();
+      const node = this.sum();
+      if (!this.isOp(')')) this.expected("an operator or ')'");
+      this.advance();
+      return node;
+    }
+    if (kind === 'op' && value === '~') throw exprError('~ is not supported', at + 1);
+    if (kind === 'op' && has('[]{}', value)) throw exprError(`'${value}' is not supported: group with ( and )`, at + 1);
+    return this.expected('a number');
   }
 
-  atom() {
-    const t = this.peek();
-    const start = t.pos;
-    if (t.t === 'num') { this.next(); return this.node('Num', start, { digits: t.v }); }
-    if (t.t === 'str') {
-      this.next();
-      let v = t.v;
-      while (this.peek().t === 'str') v += this.next().v;    // adjacent literals concatenate
-      return this.node('Constant', start, { repr: repr(v) });
+  name() {
+    const [, value, at] = this.advance();
+    if (Object.hasOwn(WORDS, value)) throw exprError(WORDS[value], at + 1);
+    if (this.isOp('=') && this.calls.length) throw exprError(`${this.calls.at(-1)}() takes no keyword arguments`, at + 1);
+    if (!this.isOp('(')) throw exprError(`unknown name '${value}'`, at + 1);
+    if (!Object.hasOwn(FUNCTIONS, value)) throw exprError(`unknown function '${value}' (allowed: sqrt, gcd)`, at + 1);
+    this.part(at);
+    this.advance();
+    this.calls.push(value);
+    const args = [];
+    while (!this.isOp(')')) {
+      args.push(this.sum());
+      if (this.isOp(',')) this.advance();
+      else if (!this.isOp(')')) this.expected("an operator, ',' or ')'");
     }
-    if (t.t === 'name') {
-      if (t.v in CONSTANTS) { this.next(); return this.node('Constant', start, { repr: CONSTANTS[t.v] }); }
-      if (KEYWORDS.has(t.v)) this.fail();
-      this.next();
-      return this.node('Name', start, { id: t.v });
-    }
-    if (t.t === 'op' && t.v === '...') { this.next(); return this.node('Constant', start, { repr: 'Ellipsis' }); }
-    if (t.t === 'op' && t.v === '(') {
-      this.next();
-      if (this.is(')')) { this.next(); return this.node('Tuple', start); }
-      const e = this.test();
-      if (this.is(')')) { this.next(); return e; }
-      if (this.is(',')) { this.skipGroup(')'); return this.node('Tuple', start); }
-      if (this.is('for')) { this.skipGroup(')'); return this.node('GeneratorExp', start); }
-      this.fail();
-    }
-    if (t.t === 'op' && t.v === '[') { this.next(); this.skipGroup(']'); return this.node('List', start); }
-    if (t.t === 'op' && t.v === '{') {
-      this.next();
-      const empty = this.is('}');
-      const from = this.k;
-      this.skipGroup('}');
-      const isDict = empty || this.toks.slice(from, this.k).some((x) => x.t === 'op' && x.v === ':');
-      return this.node(isDict ? 'Dict' : 'Set', start);
-    }
-    this.fail(t);
+    this.advance();
+    this.calls.pop();
+    const want = FUNCTIONS[value];
+    if (args.length !== want) throw exprError(`${value}() takes ${want} argument${want > 1 ? 's' : ''}, got ${args.length}`, at + 1);
+    return ['call', value === 'isqrt' ? 'sqrt' : value, args];
   }
 }
 
-// ---------------------------------------------------------------- parse, as Python's parse()
+/** Two lines: the text around `column` (1-based, code points) and a caret under it. */
+export function caretLines(text, column, width = 72) {
+  const line = Array.from(text, (c) => (EDGE_SPACE.has(c) || c < ' ' ? ' ' : c));
+  const start = Math.max(0, Math.min(column - 1 - Math.floor(width / 2), line.length - width));
+  const head = start ? '...' : '', tail = start + width < line.length ? '...' : '';
+  return `  ${head}${line.slice(start, start + width).join('')}${tail}\n  ${' '.repeat(head.length + column - 1 - start)}^`;
+}
 
+/** The tree of `text`, or an InputError saying what is wrong and at which column. */
 export function parse(text, limits = DEFAULT_LIMITS) {
   if (typeof text !== 'string') throw new InputError('the expression must be a string');
   const L = { ...DEFAULT_LIMITS, ...limits };
-  // Number tokens first, in order, exactly as Python cuts them out before parsing.
-  for (const m of text.matchAll(new RegExp(NUMBER_TOKEN, 'g'))) {
-    const tok = m[0];
-    if (!/^[0-9]+$/.test(tok)) {
-      const kind = ['0x', '0b', '0o'].includes(tok.slice(0, 2)) ? 'a decimal integer (no 0x/0b/0o)' : 'a decimal integer';
-      if (tok.includes('.') || tok.toLowerCase().includes('e')) {
-        throw new InputError(`not an integer: ${repr(tok.slice(0, 40))} (only whole numbers are allowed)`);
-      }
-      throw new InputError(`not ${kind}: ${repr(tok.slice(0, 40))}`);
-    }
-    if (tok.length > L.maxDigits) throw new InputError(`a number has ${commas(tok.length)} digits; the limit is ${commas(L.maxDigits)}`);
-  }
   if (text.length > L.maxChars) {
     const chars = [...text].length;     // Python counts code points
-    if (chars > L.maxChars) throw new InputError(`the expression has ${commas(chars)} characters; the limit is ${commas(L.maxChars)}`);
+    if (chars > L.maxChars) throw exprError(`the expression has ${commas(chars)} characters; the limit is ${commas(L.maxChars)}`);
   }
-  if (!text.trim()) throw new InputError('empty expression');
-  if (text.includes('\x00')) throw new InputError('the expression contains a NUL character');
-  // Python parses the stripped text; columns in messages count from the text as typed.
-  const body = text.trim();
-  const base = text.length - text.trimStart().length;
-  let tree;
-  try {
-    tree = new Parser(tokenize(body, base), base).expression();
-  } catch (e) {
-    if (e instanceof RangeError) throw new InputError('the expression is nested too deeply');
-    throw e;
-  }
-  return walkTree(tree, body, L);
-}
-
-function walkTree(root, text, L) {
-  let count = 0;
-  const walk = (node) => {
-    count += 1;
-    if (count > L.maxOperations) throw new InputError(`the expression has more than ${L.maxOperations} parts`);
-    switch (node.type) {
-      case 'Num': return ['num', node.digits.replace(/^0+/, '') || '0', false];
-      case 'Name': throw new InputError(`unknown name ${repr(node.id)}`);
-      case 'UnaryOp': {
-        if (node.op === '+') return walk(node.operand);
-        if (node.op === '-') {
-          const inner = walk(node.operand);
-          if (inner[0] === 'num') return ['num', inner[1], !inner[2]];    // a negative literal is input, not work
-          return ['neg', inner];
-        }
-        throw new InputError(`${node.op === 'not' ? 'not' : '~'} is not supported`);
-      }
-      case 'BinOp':
-        if (node.op in FORBIDDEN_OPS) throw new InputError(FORBIDDEN_OPS[node.op]);
-        return ['bin', node.op, walk(node.left), walk(node.right)];
-      case 'Call': {
-        const name = node.func.type === 'Name' ? node.func.id : text.slice(node.func.start, node.func.end);
-        if (node.func.type !== 'Name' || !Object.hasOwn(FUNCTIONS, name)) {
-          throw new InputError(`unknown function ${repr(name)} (allowed: sqrt, gcd)`);
-        }
-        if (node.keywords) throw new InputError(`${name}() takes no keyword arguments`);
-        const want = FUNCTIONS[name];
-        if (node.args.length !== want) {
-          throw new InputError(`${name}() takes ${want} argument${want > 1 ? 's' : ''}, got ${node.args.length}`);
-        }
-        if (node.args.some((a) => a.type === 'Starred')) throw new InputError('argument unpacking is not supported');
-        return ['call', name === 'isqrt' ? 'sqrt' : name, node.args.map(walk)];
-      }
-      case 'Constant': throw new InputError(`not an integer: ${node.repr}`);
-      case 'Compare': throw new InputError('comparisons are not supported');
-      case 'BoolOp': throw new InputError("'and'/'or' are not supported");
-      default: throw new InputError(`${node.type.toLowerCase()} expressions are not supported`);
-    }
-  };
-  return walk(root);
+  const s = Array.from(text);           // one item a code point, as Python's str
+  let start = 0, end = s.length;
+  while (start < end && EDGE_SPACE.has(s[start])) start++;
+  while (end > start && EDGE_SPACE.has(s[end - 1])) end--;
+  if (start === end) throw exprError('empty expression');
+  const nul = s.indexOf('\x00');
+  if (nul >= 0) throw exprError('the expression contains a NUL character', nul + 1);
+  const p = new Parser(new Lexer(s, start, end, L), L);
+  const tree = p.sum();
+  if (p.isOp(')')) p.lex.fail("unmatched ')'", p.tok[2]);
+  if (p.tok[0] !== 'end') p.expected('an operator');
+  return tree;
 }

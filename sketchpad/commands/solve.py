@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from ..errors import InputError
@@ -35,11 +36,15 @@ def register(sub):
     p.add_argument("--sheet", metavar="OUT.png", help="draw the final sheet to a PNG file")
     p.add_argument("--trace", action="store_true", help="print every view and step")
     p.add_argument("--max-digits", type=int, default=None, help="size limit for any number (default 20,000)")
+    # An expression may start with '-' ("-7//2", "-sqrt(4)"): argparse takes only a plain
+    # negative number for a value and has no public switch, so this parser's test is widened
+    # to anything that starts with one '-' (options here all start with '--'; "--" still works).
+    p._negative_number_matcher = re.compile(r"^-[^-]")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ..expr import Limits, parse
+    from ..expr import ExprError, Limits, caret_lines, parse
     from ..solve import solve
 
     expr = (sys.stdin.read() if args.expr == "-" else args.expr).strip()
@@ -49,7 +54,12 @@ def run(args) -> int:
         limits = Limits(max_digits=args.max_digits)
     else:
         limits = Limits()
-    parse(expr, limits)  # bad input fails here, before any model is loaded
+    try:
+        parse(expr, limits)  # bad input fails here, before any model is loaded
+    except ExprError as e:
+        if str(e).startswith("syntax error at column"):  # the text and a caret above the message
+            print(caret_lines(expr, e.column), file=sys.stderr)
+        raise
     sol = solve(expr, stepper_from(args), parallel=not args.sequential, trace=args.trace, limits=limits)
     if args.trace:
         for k, batch in enumerate(sol.trace):
