@@ -180,7 +180,7 @@ def _conversion(name: str) -> dict:
         "format": "QDQ",
         "operators": list(VAR.INT8_OPS),
         "weights": "int8, per output channel",
-        "activations": "int8, static scales: MinMax over every view of V",
+        "activations": "uint8, static scales: MinMax over every view of V",
     }
 
 
