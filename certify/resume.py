@@ -104,6 +104,16 @@ class Journal:
         return logits.astype(np.float32), seconds
 
     def put(self, run: int, chunk: int, logits: np.ndarray, seconds: float) -> None:
+        """Keep a chunk (atomically).  Never fatal: a chunk that cannot be kept is only run again
+        if the suite is interrupted (another run of the same suite may have finished and removed
+        the folder meanwhile: it is made again)."""
+        try:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._write(run, chunk, logits, seconds)
+        except OSError as e:
+            self.warn(f"could not keep a chunk of the suite in {self.folder}: {e.strerror or e}")
+
+    def _write(self, run: int, chunk: int, logits: np.ndarray, seconds: float) -> None:
         body = np.ascontiguousarray(logits, dtype="<f4").tobytes()
         shape = list(logits.shape)
         head = {

@@ -133,3 +133,33 @@ def test_python_and_the_page_plan_the_same_suite(tmp_path):
     theirs = json.loads(r.stdout)
     for a, b in zip(mine, theirs, strict=True):
         assert [dict(x, chunks=[list(g) for g in x["chunks"]]) for x in a] == b
+
+
+def test_a_long_suite_says_how_far_it_is_and_how_long_is_left(device, monkeypatch, capsys):
+    """Off a terminal (a log, a pipe) the suite prints a progress line with an ETA every ETA_EVERY
+    seconds; here every batch."""
+    from sketchpad.certify import run
+
+    monkeypatch.setattr(run, "ETA_EVERY", 0.0)
+    certify(load_stepper(None, "onnx"), seed=5)
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("sketchpad: certifying: ")]
+    assert len(lines) > 100 and "/5,744 (" in lines[0] and "left" in lines[len(lines) // 2]
+
+
+def test_a_suite_whose_folder_vanishes_goes_on(device):
+    """Two runs of the same suite share a journal; when one finishes it removes the folder the
+    other is writing to: that one keeps going (and keeps its chunks again)."""
+    import shutil
+
+    st = load_stepper(None, "onnx")
+    seed = cache.suite_seed()
+    removed = []
+
+    def progress(done, total):
+        if done >= 1436 and not removed:
+            removed.extend(p for p in (device / "partial").iterdir())
+            shutil.rmtree(device / "partial")
+
+    cert = certify(st, seed=seed, resume=True, progress=progress)
+    assert removed and cert["predicate"]["result"]["passed"]
+    same_but_time(cert, certify(st, seed=seed))
