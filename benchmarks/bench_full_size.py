@@ -5,7 +5,8 @@
             variants (`--variants-only`, one command each)
     certify `sketchpad certify` on ONNX Runtime, float32 and int8 (each resumable, with an ETA)
     page    headless Chromium loads the int8 variant (wasm), starts the page's suite and reports
-            its first batches (time, JS heap) and the browser's memory
+            its first batches (time, JS heap) and the browser's memory (page-float16: the same
+            with the float16 variant)
 
 Each step runs alone, as its own process, measured from outside: wall time and the peak resident
 memory of its whole process tree (sampled 4 times a second).  A step does not start unless the
@@ -39,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 RESULTS = ROOT / "benchmarks" / "results"
 SCALES = {"full": {}, "quarter": {"vocab_size": 62080, "num_hidden_layers": 8}}
-STEPS = ("build", "export", "float16", "int8", "certify-float32", "certify-int8", "page")
+STEPS = ("build", "export", "float16", "int8", "certify-float32", "certify-int8", "page", "page-float16")
 MIN_FREE_GB = {"full": 12.0, "quarter": 6.0}
 PAGE_BATCHES = 2  # batches of the page's suite to time before stopping it
 
@@ -254,8 +255,8 @@ def main() -> None:
                 results[step] = step_variant(work, args.scale, step)
             elif step.startswith("certify-"):
                 results[step] = step_certify(work, args.scale, step.split("-", 1)[1])
-            elif step == "page":
-                results["page"] = step_page(work, args.scale)
+            elif step in ("page", "page-float16"):
+                results[step] = step_page(work, args.scale, "int8" if step == "page" else "float16")
             else:
                 sys.exit(f"unknown step {step!r} (use {', '.join(STEPS)})")
             results.setdefault("dates", {})[step] = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
