@@ -6,6 +6,8 @@ kept in IndexedDB with the same result."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from sketchpad.certify.chromium import available, wait_until
@@ -68,7 +70,8 @@ def test_the_page_runs_the_smallest_variant_whose_certificate_holds(page, site):
     wait_until(page, SETTLED, timeout=TIMEOUT)
     wait_until(page, "document.body.dataset.certified === 'yes'", timeout=TIMEOUT)
     assert page.evaluate("document.body.dataset.variant") == "float16"
-    assert "int8 0.9 MB: failed its suite here (1430/1436 views)" in page.inner_text("#variant-status")
+    # its size as the page lists it (the int8 graph's size changed with its MatMulInteger rewrite)
+    assert re.search(r"int8 \d+\.\d+ MB: failed its suite here \(1430/1436 views\)", page.inner_text("#variant-status"))
 
 
 def test_a_variant_can_be_pinned(page, site):
