@@ -82,7 +82,7 @@ def browser_figures(model_dir, provider, repeat):
 
     out = {"provider": provider, "first": [], "again": []}
     for k in range(repeat):
-        with page_server(model_dir) as url, page_for(url, provider) as page:
+        with page_server(model_dir) as url, page_for(url, provider, query="&variant=float32") as page:
             first = {"load_ms": page.evaluate("window.__readyAt"), "suite": run_page_suite(page)}
             page.reload()
             wait_until(page, "document.body.dataset.state === 'ready'", timeout=120_000)

@@ -58,17 +58,18 @@ QWEN35_08B = dict(
 )
 
 
-def config():
+def config(**overrides):
+    """Qwen3.5-0.8B's text config (overrides: e.g. fewer layers for a smaller model of the same shape)."""
     from transformers import Qwen3_5TextConfig
 
-    kw = dict(QWEN35_08B)
+    kw = dict(QWEN35_08B, **overrides)
     kw["layer_types"] = kw["layer_types"] * (kw["num_hidden_layers"] // 4)
     return Qwen3_5TextConfig(**kw)
 
 
-def build_model_dir(d: Path) -> int:
+def build_model_dir(d: Path, **overrides) -> int:
     """A model directory (base/, adapter/, sketchpad_vocab.json) of random weights; returns the
-    base's parameter count."""
+    base's parameter count.  overrides: config fields (bench_full_size.py's smaller scales)."""
     import torch
 
     from sketchpad.model.adapter import ADAPTER_DIR, BASE_DIR, new_adapter
@@ -76,7 +77,7 @@ def build_model_dir(d: Path) -> int:
     from sketchpad.model.tokenizer import ViewTokenizer, sketch_tokens, step_vocabulary
 
     quiet()
-    cfg = config()
+    cfg = config(**overrides)
     t = time.perf_counter()
     base = build_base(cfg, seed=0)
     n = sum(p.numel() for p in base.parameters())

@@ -57,10 +57,10 @@ def find_certificate(expect: policy.Expectation, model_dir: Path | None = None, 
 
 def self_certify(stepper, expect: policy.Expectation, announce=_stderr, warn=cache.warn):
     """Run the suite here; cache and return (cert, verdict, path or None)."""
-    from .run import certify
+    from .run import certify, long_suite
 
     t = time.perf_counter()
-    cert = certify(stepper, seed=cache.suite_seed(warn=warn))
+    cert = certify(stepper, seed=cache.suite_seed(warn=warn), resume=long_suite(stepper), announce=announce)
     verdict = policy.check(cert, expect)
     seconds = time.perf_counter() - t
     r = cert["predicate"]["result"]

@@ -53,6 +53,9 @@ VIEW_SET_NAME = "sketchpad/data/views.jsonl"
 # Fields of an environment, per backend, that must be equal (web/certify/policy.js builds the
 # browser's from the rule JSON).
 ENVIRONMENT_FIELDS = ("backend", "execution_provider", "dtype", "library", "threads", "device")
+# The suite keeps its results per chunk of consecutive batches holding at least this many views
+# (certify/run.py, certify/resume.py; the page reads it from the rule JSON).
+SUITE_CHUNK_VIEWS = 256
 
 
 @dataclass(frozen=True)
@@ -266,7 +269,7 @@ def _environment(got, want: dict, v: Verdict) -> None:
 
 def rule_json() -> dict:
     """The rule's constants for JavaScript (web/generated/certificate-rule.json)."""
-    from ..model.onnx_stepper import BROWSER_CODE, META
+    from ..model.onnx_stepper import BROWSER_CODE, LARGE_MAX_BATCH, LARGE_MODEL_BYTES, META
     from .rows_table import table_json
 
     vs = shipped_view_set()
@@ -281,4 +284,11 @@ def rule_json() -> dict:
         "environment_fields": list(ENVIRONMENT_FIELDS),
         "browser": {"backend": "browser", "model_json": META, "code": list(BROWSER_CODE)},
         "rows": table_json(),
+        # how the page runs its suite (certify/run.py and the ONNX stepper: the same numbers)
+        "suite": {
+            "chunk_views": SUITE_CHUNK_VIEWS,
+            "large_model_bytes": LARGE_MODEL_BYTES,
+            "large_max_batch": LARGE_MAX_BATCH,
+            "max_shuffled_batch": 512,
+        },
     }

@@ -14,6 +14,14 @@ when every run gives the reference step with a margin above 0.  The static row-i
 check (certify/rows.py) is what makes a step a function of its view; these runs are defence
 in depth, and measure the drift the margin rule needs.  Whether the certificate lets the
 model run is policy.check's decision alone.
+
+A stepper with a `max_batch` (a large ONNX export: sketchpad/model/onnx_stepper.py) never runs
+more views at once, in a solve or here: "all of V" becomes V in order in batches of max_batch,
+the shuffled batches are drawn up to it, and as it runs one session for every batch size there
+is no second thread count to compare.  At full size the suite takes many minutes, so it runs in
+chunks (consecutive batches of at least CHUNK_VIEWS views), shows its progress with an ETA, and
+with resume=True keeps each chunk's logits (certify/resume.py) so that an interrupted suite
+starts again where it stopped and ends with the same certificate.
 """
 
 from __future__ import annotations
@@ -63,23 +71,60 @@ def run_batches(logits_fn, views, sizes, tick=None) -> tuple[np.ndarray, float]:
     return (np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)), time.perf_counter() - t
 
 
+CHUNK_VIEWS = policy.SUITE_CHUNK_VIEWS  # a chunk: consecutive batches of a run holding at least this many views
+ETA_EVERY = 30.0  # seconds between progress lines when stderr is not a terminal
+
+
+def chunk_groups(sizes: list[int], min_views: int = CHUNK_VIEWS) -> list[tuple[int, int]]:
+    """[(first batch, end batch)] covering `sizes` in order, each holding >= min_views views
+    (the last may hold fewer).  web/certify/run.js groups the same way."""
+    groups, start, held = [], 0, 0
+    for i, size in enumerate(sizes):
+        held += size
+        if held >= min_views:
+            groups.append((start, i + 1))
+            start, held = i + 1, 0
+    if start < len(sizes):
+        groups.append((start, len(sizes)))
+    return groups
+
+
 @contextlib.contextmanager
-def _bar(progress, total: int):
+def _bar(progress, total: int, done: int = 0):
     """A tick function: `progress(done, total)` if given, else a tqdm bar on a terminal that
-    shows itself only when the suite takes more than a second."""
+    shows itself only when the suite takes more than a second, and elsewhere (a log, a pipe) a
+    line with the ETA every ETA_EVERY seconds once the suite has run that long."""
     if progress is not None:
-        done = [0]
+        count = [done]
 
         def tick(k):
-            done[0] += k
-            progress(done[0], total)
+            count[0] += k
+            progress(count[0], total)
 
         yield tick
         return
+    import sys
+
     from tqdm import tqdm
 
-    with tqdm(total=total, delay=1.0, disable=None, leave=False, unit="view", desc="certifying") as bar:
-        yield bar.update
+    from ..progress import Eta
+
+    eta, count, last = Eta(total, done), [done], [time.perf_counter()]
+    terminal = sys.stderr.isatty()
+
+    def lines(k):
+        count[0] += k
+        if not terminal and time.perf_counter() - last[0] >= ETA_EVERY:
+            last[0] = time.perf_counter()
+            print(f"sketchpad: certifying: {eta.line(count[0])}", file=sys.stderr, flush=True)
+
+    with tqdm(total=total, initial=done, delay=1.0, disable=None, leave=False, unit="view", desc="certifying") as bar:
+
+        def tick(k):
+            bar.update(k)
+            lines(k)
+
+        yield tick
 
 
 def mulberry32(seed: int):
@@ -117,19 +162,26 @@ def shuffled(n: int, seed: int, max_batch: int = 512) -> tuple[list[int], list[i
 
 def compositions(stepper, n: int, seed: int, batch_sizes=None) -> list[dict]:
     """The runs of the suite: {label, fn, order (None: V in order), sizes}."""
+    cap = getattr(stepper, "max_batch", None)
     if batch_sizes:
         return [
             {"label": f"batch {bs}", "fn": stepper.logits, "order": None, "sizes": [bs] * -(-n // bs)}
             for bs in batch_sizes
         ]
-    order, sizes = shuffled(n, seed)
+    top = min(512, cap) if cap else 512
+    order, sizes = shuffled(n, seed, top)
+    everything = (
+        {"label": "all of V at once", "sizes": [n]}
+        if not cap or cap >= n
+        else {"label": f"all of V in order, batches of {cap}", "sizes": [cap] * -(-n // cap)}
+    )
     runs = [
-        {"label": "all of V at once", "fn": stepper.logits, "order": None, "sizes": [n]},
+        {**everything, "fn": stepper.logits, "order": None},
         {"label": "one view per pass", "fn": stepper.logits, "order": None, "sizes": [1] * n},
-        {"label": f"shuffled, {len(sizes)} batches of 1-512", "fn": stepper.logits, "order": order, "sizes": sizes},
+        {"label": f"shuffled, {len(sizes)} batches of 1-{top}", "fn": stepper.logits, "order": order, "sizes": sizes},
     ]
     other = getattr(stepper, "with_threads", None)
-    if other is not None:
+    if other is not None and not cap:
         alt = other(1 if stepper.threads != 1 else 2)
         runs.append(
             {"label": f"shuffled, all at once, {alt.threads} thread(s)", "fn": alt.logits, "order": order, "sizes": [n]}
@@ -138,12 +190,20 @@ def compositions(stepper, n: int, seed: int, batch_sizes=None) -> list[dict]:
 
 
 def certify(
-    stepper, batch_sizes: tuple[int, ...] | None = None, view_entries=None, progress=None, seed: int | None = None
+    stepper,
+    batch_sizes: tuple[int, ...] | None = None,
+    view_entries=None,
+    progress=None,
+    seed: int | None = None,
+    resume: bool = False,
+    announce=None,
 ) -> dict:
     """Run the suite on `stepper` and return the certificate (a dict).  A graph that is not
     shown to be row-independent (certify/rows.py) is refused before any view runs.
     batch_sizes: run V in order at exactly these sizes instead (tests, `--batch-sizes`).
-    seed: the suite order's seed (default: this device's, certify/cache.py)."""
+    seed: the suite order's seed (default: this device's, certify/cache.py).
+    resume: keep each chunk's results in this user's cache and reuse those an interrupted run
+    of the same suite left (certify/resume.py); announce(line) says so."""
     from .. import views as V
     from .rows import NotRowIndependent, verdict_for
 
@@ -159,22 +219,65 @@ def certify(
         from .cache import suite_seed
 
         seed = suite_seed()
-    started = _now()
     runs = compositions(stepper, len(views), seed, batch_sizes)
+    journal = _journal(stepper, runs, len(views)) if resume else None
+    started = journal.started if journal else _now()
+    plans = [[(g, sum(run["sizes"][g[0] : g[1]])) for g in chunk_groups(run["sizes"])] for run in runs]
+    kept = {(r, c): journal.get(r, c) for r, plan in enumerate(plans) for c in range(len(plan))} if journal else {}
+    kept = {k: v for k, v in kept.items() if v is not None and v[0].shape == (plans[k[0]][k[1]][1], len(stepper.steps))}
+    done = sum(plans[r][c][1] for r, c in kept)
+    if kept and announce:
+        announce(
+            f"sketchpad: resuming the certification suite: {len(kept)} of {sum(map(len, plans))} chunks "
+            f"({done:,} of {len(views) * len(runs):,} view runs) kept from the run started {started}"
+        )
     results, seconds = [], {}
-    with _bar(progress, len(views) * len(runs)) as tick:
-        for run in runs:
+    with _bar(progress, len(views) * len(runs), done) as tick:
+        for r, run in enumerate(runs):
             order = run["order"] or range(len(views))
-            logits, s = run_batches(run["fn"], [views[i] for i in order], run["sizes"], tick)
+            seq = [views[i] for i in order]
+            parts, k, spent = [], 0, 0.0
+            for c, ((b0, b1), held) in enumerate(plans[r]):
+                if (r, c) in kept:
+                    logits, s = kept[(r, c)]
+                else:
+                    logits, s = run_batches(run["fn"], seq[k : k + held], run["sizes"][b0:b1], tick)
+                    if journal:
+                        journal.put(r, c, logits, s)
+                parts.append(logits)
+                k, spent = k + held, spent + s
+            logits = np.concatenate(parts) if parts else np.zeros((0, len(stepper.steps)), np.float32)
             if run["order"]:
                 back = np.empty_like(logits)
                 back[np.asarray(run["order"])] = logits
                 logits = back
             results.append((logits, *steps_and_margins(logits, stepper.steps)))
-            seconds[run["label"]] = round(s, 4)
+            seconds[run["label"]] = round(spent, 4)
     stacked = np.stack([r[0] for r in results])
     diff = (stacked.max(axis=0) - stacked.min(axis=0)).max(axis=1) if len(views) else np.zeros(0)
     drift = float(diff.max()) if len(diff) else 0.0
+    cert = _certificate(stepper, entries, views, expected, runs, results, seconds, drift, diff, seed, rows, started)
+    if journal:
+        cert["predicate"]["time"]["resumed"] = {"chunks": journal.resumed_chunks, "view_runs": done}
+        journal.finish()
+    return cert
+
+
+def long_suite(stepper) -> bool:
+    """Whether the suite on this stepper runs long enough to keep its chunks (resume=True) by
+    default: a large ONNX export, or a torch model that is not small."""
+    return bool(getattr(stepper, "max_batch", None)) or getattr(stepper, "small", True) is False
+
+
+def _journal(stepper, runs, n: int):
+    from . import policy
+    from .resume import Journal
+
+    return Journal.open(policy.expect_from(stepper), runs, n)
+
+
+def _certificate(stepper, entries, views, expected, runs, results, seconds, drift, diff, seed, rows, started) -> dict:
+    from .. import views as V
 
     per_view, failed = [], []
     for i, (v, exp) in enumerate(zip(views, expected)):

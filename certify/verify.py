@@ -96,6 +96,12 @@ def verify(cert_path, model_dir=None, backend: str | None = None, rerun: bool = 
     return report
 
 
+def _stderr(line: str) -> None:
+    import sys
+
+    print(line, file=sys.stderr, flush=True)
+
+
 def _rerun(cert: dict, stepper, expect: policy.Expectation, report: Report) -> None:
     """This device's own suite: the proof, and whether the claim's steps agree with it."""
     from . import cache
@@ -103,7 +109,7 @@ def _rerun(cert: dict, stepper, expect: policy.Expectation, report: Report) -> N
     from .run import certify
 
     try:
-        mine = certify(stepper, seed=cache.suite_seed())
+        mine = certify(stepper, seed=cache.suite_seed(), resume=True, announce=_stderr)
     except NotRowIndependent as e:
         report.proof = policy.Verdict()
         report.proof.fail("rows", str(e))

@@ -2,8 +2,10 @@
 
 The module maps input_ids [B, L] int64 (and gate [1] float32 when gated) to step logits
 [B, n_steps].  We use torch.onnx's dynamo exporter (torch.export underneath) with only the
-batch axis dynamic: L is fixed by the tokenizer.  The weights are embedded (no .data side
-file) so that the browser fetches one file and its hash names everything.
+batch axis dynamic: L is fixed by the tokenizer.  A small model's weights are embedded (one
+file to fetch and hash); above EMBED_LIMIT they go to `model.onnx.data` beside the graph
+(protobuf cannot hold 2 GB, and writing them out tensor by tensor never builds a second copy
+of the weights in memory: a 0.8B-parameter export stays at about the model's own size).
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ import torch
 from .qwen35 import last_position_only, single_chunk_deltanet
 
 OPSET = 20
+EMBED_LIMIT = 1 << 30  # weights above this many bytes go to an external data file
+DATA_SUFFIX = ".data"  # model.onnx -> model.onnx.data
+
+
+def parameter_bytes(module: torch.nn.Module) -> int:
+    return sum(p.numel() * p.element_size() for p in module.parameters())
 
 
 @contextlib.contextmanager
@@ -34,8 +42,15 @@ def _quiet():
             logging.getLogger("torch.onnx").setLevel(prev)
 
 
-def export_module(module: torch.nn.Module, seq_len: int, path: Path, gated: bool = True) -> Path:
+def export_module(
+    module: torch.nn.Module, seq_len: int, path: Path, gated: bool = True, external: bool | None = None
+) -> Path:
+    """Write the graph to `path`; its weights beside it in path + DATA_SUFFIX when `external`
+    (None: when they exceed EMBED_LIMIT)."""
     path = Path(path)
+    if external is None:
+        external = parameter_bytes(module) > EMBED_LIMIT
+    Path(str(path) + DATA_SUFFIX).unlink(missing_ok=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     ids = torch.zeros((2, seq_len), dtype=torch.long)
     args = (ids, torch.ones(1)) if gated else (ids,)
@@ -54,5 +69,5 @@ def export_module(module: torch.nn.Module, seq_len: int, path: Path, gated: bool
             optimize=True,
             verbose=False,
         )
-        prog.save(str(path), external_data=False)
+        prog.save(str(path), external_data=external)
     return path

@@ -2,6 +2,9 @@
 
 For each view: the step ONNX Runtime picks must be the step PyTorch picks (identical, not
 close), and we report the largest absolute logit difference over all views and step tokens.
+Both sides run in batches (a 0.8B-parameter model must not hold the logits or activations of
+all of V at once), and the export's pipeline computes the PyTorch side first and frees PyTorch
+before ONNX Runtime loads the graph, so the two copies of the weights are never in memory together.
 """
 
 from __future__ import annotations
@@ -28,6 +31,17 @@ def run_onnx(session, ids: np.ndarray, gate: float | None) -> np.ndarray:
     return session.run(None, feeds)[0]
 
 
+def onnx_logits(path, ids: np.ndarray, gate: float | None, batch: int = 4096, tick=None, threads: int = 2):
+    """Step logits of the graph at `path` for token ids [N, L], `batch` rows at a time."""
+    session = ort_session(path, threads)
+    parts = []
+    for i in range(0, len(ids), batch):
+        parts.append(run_onnx(session, ids[i : i + batch], gate))
+        if tick:
+            tick(len(parts[-1]))
+    return np.concatenate(parts) if parts else np.zeros((0, 0), np.float32)
+
+
 def compare(torch_logits: np.ndarray, onnx_logits: np.ndarray, views, steps) -> dict:
     t_idx = torch_logits.argmax(axis=1)
     o_idx = onnx_logits.argmax(axis=1)
@@ -48,14 +62,19 @@ def compare(torch_logits: np.ndarray, onnx_logits: np.ndarray, views, steps) -> 
     }
 
 
-def check(handle, onnx_path, views, gate: float = 1.0) -> dict:
+def check(handle, onnx_path, views, gate: float = 1.0, batch: int = 4096) -> dict:
     """handle: the torch side (see export/source.py); views: list of View."""
     t0 = time.perf_counter()
     torch_logits = handle.torch_logits(views, gate)
     t1 = time.perf_counter()
     ids = np.array([handle.encode(v) for v in views], dtype=np.int64)
-    onnx_logits = run_onnx(ort_session(onnx_path), ids, gate)
-    t2 = time.perf_counter()
-    report = compare(torch_logits, onnx_logits, views, handle.steps)
-    report.update(gate=gate, torch_seconds=round(t1 - t0, 4), onnx_seconds=round(t2 - t1, 4))
+    return check_logits(torch_logits, t1 - t0, onnx_path, ids, views, handle.steps, gate, batch)
+
+
+def check_logits(torch_logits, torch_seconds, onnx_path, ids, views, steps, gate=1.0, batch=4096, tick=None) -> dict:
+    """The ONNX side of the parity check, against PyTorch logits computed earlier."""
+    t1 = time.perf_counter()
+    got = onnx_logits(onnx_path, ids, gate, batch, tick)
+    report = compare(torch_logits, got, views, steps)
+    report.update(gate=gate, torch_seconds=round(torch_seconds, 4), onnx_seconds=round(time.perf_counter() - t1, 4))
     return report

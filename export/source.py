@@ -61,17 +61,26 @@ class Handle:
         return BaseStepLogits(self.model, self.tok.step_ids)
 
     @torch.no_grad()
-    def torch_logits(self, views, gate: float = 1.0, batch: int = 4096):
+    def torch_logits(self, views, gate: float = 1.0, batch: int | None = None, tick=None):
+        """Step logits [len(views), n_steps] as the torch backend computes them (the step rows at
+        the last position only), `batch` views at a time (default: by the model's size, so that
+        a 0.8B-parameter model never holds more than a few hundred MB of activations)."""
+        batch = batch or (4096 if self.parameters() < 10_000_000 else 32)
         saved = float(self.gate.value[0])
         self.gate.set(gate)
+        parts = []
         try:
-            parts = [
-                forward_logits(self.model, self.tok.encode(views[i : i + batch]))[:, self.tok.step_ids]
-                for i in range(0, len(views), batch)
-            ]
+            for i in range(0, len(views), batch):
+                chunk = views[i : i + batch]
+                parts.append(forward_logits(self.model, self.tok.encode(chunk), rows=self.tok.step_ids))
+                if tick:
+                    tick(len(chunk))
         finally:
             self.gate.set(saved)
         return torch.cat(parts).numpy()
+
+    def parameters(self) -> int:
+        return sum(p.numel() for p in self.model.parameters())
 
     def describe(self) -> dict:
         return dict(self._description)

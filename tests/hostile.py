@@ -123,12 +123,13 @@ def write_graph(model_dir: Path, data: bytes) -> None:
 
 
 def hostile_model(tmp, kind: str, keep_certificates: bool = False) -> Path:
-    """A copy of the shipped model (ONNX export only) whose graph carries the attack `kind`."""
+    """A copy of the shipped model (its float32 ONNX export only: no variants beside it, so the page
+    runs the graph under attack) whose graph carries the attack `kind`."""
     d = Path(tmp) / f"hostile-{kind}"
     shutil.copytree(
         DEFAULT_MODEL_DIR,
         d,
-        ignore=shutil.ignore_patterns("base", "adapter", *(() if keep_certificates else ("certificates",))),
+        ignore=shutil.ignore_patterns("base", "adapter", "onnx-*", *(() if keep_certificates else ("certificates",))),
     )
     write_graph(d, hostile_graph(kind))
     return d

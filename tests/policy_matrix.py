@@ -64,7 +64,7 @@ def edited_copies(model_dir, tmp) -> dict:
         ),
     ):
         d = Path(tmp) / name.split()[1]
-        shutil.copytree(model_dir, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates"))
+        shutil.copytree(model_dir, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates", "onnx-*"))
         meta = json.loads((d / "onnx" / "model.json").read_text())
         edit(meta)
         (d / "onnx" / "model.json").write_text(json.dumps(meta, indent=1) + "\n")

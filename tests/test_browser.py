@@ -23,6 +23,9 @@ pytestmark = [
 ]
 
 TIMEOUT = 120_000
+# The page's float32 export: this module tests the page itself (tests/test_browser_full_size.py
+# has how it picks among the served variants when none is pinned).
+QUERY = "?provider=wasm&speed=6&variant=float32"
 
 
 def model_dir():
@@ -74,7 +77,7 @@ def page(site, browser):
     console: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
     p.on("console", lambda m: console.append(m.text))
-    p.response = p.goto(f"{site}/?provider=wasm&speed=6")
+    p.response = p.goto(f"{site}/{QUERY}")
     p.console = console
     wait_until(p, "['ready', 'failed'].includes(document.body.dataset.state)", timeout=TIMEOUT)
     assert p.evaluate("document.body.dataset.state") == "ready", (p.inner_text("#error"), errors)
@@ -139,7 +142,7 @@ def test_a_new_browser_certifies_itself_before_its_first_solve(site, browser):
     ctx = browser.new_context()
     try:
         p = ctx.new_page()
-        p.goto(f"{site}/?provider=wasm&speed=6")
+        p.goto(f"{site}/{QUERY}")
         wait_until(p, "document.body.dataset.state === 'ready'", timeout=TIMEOUT)
         wait_until(p, "document.body.dataset.certified === 'no'", timeout=TIMEOUT)
         assert solve_in_page(p, "123456789 * 987654321") == str(123456789 * 987654321)
@@ -253,7 +256,7 @@ def test_webgpu_code_path_on_the_fallback_adapter(site, browser):
 # --- the page as a person expects it ------------------------------------------------------------
 
 
-def _fresh(site, browser, path="/?provider=wasm&speed=6"):
+def _fresh(site, browser, path="/" + QUERY):
     """A new browser context (fresh IndexedDB: no certificate of its own) on `path`, with
     every non-local request blocked and counted."""
     ctx = browser.new_context()
@@ -283,7 +286,7 @@ def test_a_passing_certification_clears_the_old_error(site, browser):
             lambda route: route.fulfill(status=503, content_type="application/json", body='{"error": "busy"}'),
         )
         p = ctx.new_page()
-        p.goto(f"{site}/?provider=wasm&speed=6")
+        p.goto(f"{site}/{QUERY}")
         wait_until(p, "document.body.dataset.state === 'ready'", timeout=TIMEOUT)
         p.fill("#expr", "12 + 30")
         p.click("#solve")

@@ -175,7 +175,7 @@ FORGE_CACHE = """async (text) => {
   const m = await loadModel({ modelUrl: '/model/model.json', provider: 'wasm' });
   const slot = await cacheKey(m);
   const db = await new Promise((ok, no) => {
-    const r = indexedDB.open('sketchpad', 2);
+    const r = indexedDB.open('sketchpad', 3);
     r.onsuccess = () => ok(r.result);
     r.onerror = () => no(r.error);
   });
@@ -192,7 +192,7 @@ def test_a_graph_changed_after_certification_is_certified_again(browser, tmp_pat
     from hostile import hostile_graph, write_graph
 
     d = tmp_path / "m"
-    shutil.copytree(DEFAULT_MODEL_DIR, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates"))
+    shutil.copytree(DEFAULT_MODEL_DIR, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates", "onnx-*"))
     with site_for(d) as url:
         ctx, p = open_page(browser, url)
         try:

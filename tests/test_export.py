@@ -39,12 +39,63 @@ def build_tiny_model(model_dir):
     return model_dir
 
 
+EXPORT_LOG: list[str] = []  # what the export printed on stderr (the module fixture's run)
+
+
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
+    import contextlib
+    import io
+
     model_dir = build_tiny_model(tmp_path_factory.mktemp("tiny"))
     out = model_dir / "onnx"
-    assert main(["export", "--model", str(model_dir), "--out", str(out), "--base"]) == 0
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        args = ["export", "--model", str(model_dir), "--out", str(out), "--base", "--dtype", "float16"]
+        assert main([*args, "--quantize", "int8"]) == 0
+    EXPORT_LOG[:] = err.getvalue().splitlines()
     return model_dir, out
+
+
+def test_export_says_each_stage_with_its_time_and_memory(exported):
+    """A full-size export runs for minutes: one line per stage, with the memory it has needed."""
+    stages = [line for line in EXPORT_LOG if line.startswith("[")]
+    assert [line.split("]")[0] + "]" for line in stages] == [f"[{k}/8]" for k in range(1, 9)], EXPORT_LOG
+    assert all(" s, RSS " in line and "GB (peak " in line for line in stages)
+    assert any("free PyTorch" in line for line in stages)  # before ONNX Runtime loads the graph
+    assert any(line.startswith("parity on 1436 views") for line in EXPORT_LOG)
+
+
+def test_export_writes_the_variants_beside_it(exported):
+    from sketchpad.certify.rows import check_export
+
+    model_dir, out = exported
+    meta32 = json.loads((out / "model.json").read_text())
+    for name, dtype in (("float16", "float16"), ("int8", "int8")):
+        d = model_dir / f"onnx-{name}"
+        meta = json.loads((d / "model.json").read_text())
+        assert meta["dtype"] == dtype and meta["variant_of"]["onnx_sha256"] == meta32["onnx_sha256"]
+        assert meta["encoding"] == meta32["encoding"] and meta["steps"] == meta32["steps"]
+        assert meta["parity"]["views"] == 1436 and "onnxruntime" in meta["conversion"]["tool"]
+        assert check_export((d / "model.onnx").read_bytes(), meta).ok  # the verifier's own check passes
+        assert (d / "model.onnx").stat().st_size < (out / "model.onnx").stat().st_size
+
+
+def test_a_random_weight_model_ends_with_a_clear_failed_verdict(exported, capsys, tmp_path, monkeypatch):
+    """The tiny model's weights are random: certification must say FAILED and name the first
+    failing views (not all of them, not a traceback), exit 1, and cache nothing."""
+    monkeypatch.setenv("SKETCHPAD_CACHE_DIR", str(tmp_path / "cache"))
+    model_dir, _ = exported
+    assert main(["certify", "--model", str(model_dir), "--out", str(tmp_path / "c.json")]) == 1
+    out = capsys.readouterr()
+    lines = out.out.strip().splitlines()
+    fails = [line for line in lines if line.startswith("FAIL  ") and "..." not in line]
+    cert = json.loads((tmp_path / "c.json").read_text())["predicate"]
+    assert cert["result"]["failed_views"] > 10 and len(fails) == 10
+    assert fails[0].startswith(f"FAIL  {cert['result']['failures'][0]['view']} ")
+    assert f"and {cert['result']['failed_views'] - 10:,} more failing views" in out.out
+    assert lines[-1].startswith("FAILED: ") and "Traceback" not in out.out + out.err
+    assert not list((tmp_path / "cache").glob("onnx-*.json"))
 
 
 def view_list():

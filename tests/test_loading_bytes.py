@@ -2,8 +2,9 @@
 manifest hashed (bit-identical to transformers' and peft's own loading from the files), ONNX
 Runtime takes external data from the hashed bytes too (a model re-saved with its weights in
 model.onnx.data certifies, solves and names that file), a graph whose external data lies
-outside its directory is refused, and the page loads such a model the same way.  Also: the
-environment names the device by what its kernels depend on."""
+outside its directory is refused, a data file that is not the one model.json names (tampered,
+truncated) is refused in one line, and the page does all of this the same way (certifies,
+solves, refuses).  Also: the environment names the device by what its kernels depend on."""
 
 from __future__ import annotations
 
@@ -55,20 +56,33 @@ def test_torch_builds_the_model_from_the_hashed_bytes_bit_for_bit():
         assert hashlib.sha256((DEFAULT_MODEL_DIR / name).read_bytes()).hexdigest() == digest
 
 
-@pytest.fixture()
-def external_copy(tmp_path, monkeypatch):
-    """The shipped model with its ONNX weights in onnx/model.onnx.data, a fresh device."""
-    monkeypatch.setenv("SKETCHPAD_CACHE_DIR", str(tmp_path / "cache"))
-    d = tmp_path / "m"
-    shutil.copytree(DEFAULT_MODEL_DIR, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates"))
+def resave_external(d):
+    """Re-save d/onnx/model.onnx with its weights in model.onnx.data, and model.json naming both
+    (as `sketchpad export` writes a large model)."""
     g = onnx.load(d / "onnx" / "model.onnx")
     onnx.save_model(
         g, d / "onnx" / "model.onnx", save_as_external_data=True, location="model.onnx.data", size_threshold=256
     )
+    relist(d)
+
+
+def relist(d):
+    """model.json naming the graph and data file as they now are (what a publisher would write)."""
     meta = json.loads((d / "onnx" / "model.json").read_text())
-    data = (d / "onnx" / "model.onnx").read_bytes()
-    meta.update(onnx_sha256=hashlib.sha256(data).hexdigest(), onnx_bytes=len(data))
+    graph, data = (d / "onnx" / "model.onnx").read_bytes(), (d / "onnx" / "model.onnx.data").read_bytes()
+    meta.update(onnx_sha256=hashlib.sha256(graph).hexdigest(), onnx_bytes=len(graph))
+    meta["external_data"] = {"model.onnx.data": {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}}
     (d / "onnx" / "model.json").write_text(json.dumps(meta, indent=1))
+
+
+@pytest.fixture()
+def external_copy(tmp_path, monkeypatch):
+    """The shipped model (float32 export only) with its ONNX weights in onnx/model.onnx.data, a
+    fresh device."""
+    monkeypatch.setenv("SKETCHPAD_CACHE_DIR", str(tmp_path / "cache"))
+    d = tmp_path / "m"
+    shutil.copytree(DEFAULT_MODEL_DIR, d, ignore=shutil.ignore_patterns("base", "adapter", "certificates", "onnx-*"))
+    resave_external(d)
     return d
 
 
@@ -88,14 +102,34 @@ def test_external_data_is_hashed_and_run_from_the_same_bytes(external_copy):
     shipped = load_stepper(DEFAULT_MODEL_DIR, "onnx")
     views = [r["view"] for r in V.load()]
     assert np.array_equal(st.logits(views), shipped.logits(views))  # the same weights, read from memory
-    # one flipped byte of the data file: the cached certificate no longer covers the model
+    # one flipped byte of the data file: refused, as it is not the file model.json names
     data = bytearray((d / "onnx" / "model.onnx.data").read_bytes())
     data[-5] ^= 0x10
     (d / "onnx" / "model.onnx.data").write_bytes(bytes(data))
+    with pytest.raises(InputError, match="does not match model.json .* a tampered or incomplete file is refused"):
+        load_stepper(d, "onnx")
+    # and when the publisher rewrites model.json too, the cached certificate no longer covers it
+    relist(d)
     tampered = load_stepper(d, "onnx")
     cert = json.loads(next((d.parent / "cache").glob("onnx-gate1-*.json")).read_text())["certificate"]
     verdict = policy.check(cert, policy.expect_from(tampered))
-    assert verdict.codes() == ["subject-digest"] and "onnx/model.onnx.data" in verdict.summary()
+    assert set(verdict.codes()) == {"subject-digest"} and "onnx/model.onnx.data" in verdict.summary()
+
+
+@pytest.mark.parametrize("cut", ["truncated", "unlisted"])
+def test_a_data_file_model_json_does_not_name_is_refused_in_one_line(external_copy, cut, capsys):
+    d = external_copy
+    path = d / "onnx" / "model.onnx.data"
+    if cut == "truncated":  # an interrupted download
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    else:
+        meta = json.loads((d / "onnx" / "model.json").read_text())
+        del meta["external_data"]
+        (d / "onnx" / "model.json").write_text(json.dumps(meta))
+    assert main(["solve", "--model", str(d), "1 + 1"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert ("does not match model.json" if cut == "truncated" else "does not name the graph's external data") in err
 
 
 @pytest.mark.parametrize("location", ["../evil.data", "/etc/passwd", "sub/model.data", ".hidden", "a%2e%2e"])
@@ -130,8 +164,8 @@ def test_the_environment_names_what_the_kernels_depend_on():
 
 
 @pytest.mark.browser
-def test_the_page_loads_external_data_as_hashed_bytes(external_copy):
-    from sketchpad.certify.chromium import available
+def test_the_page_loads_external_data_as_hashed_bytes_certifies_and_solves(external_copy):
+    from sketchpad.certify.chromium import available, browser, wait_until
 
     if available() is not None:
         pytest.skip(available())
@@ -140,7 +174,47 @@ def test_the_page_loads_external_data_as_hashed_bytes(external_copy):
 
     with page_server(external_copy) as url:
         cert = certify_in_browser(url)
-    assert cert["predicate"]["result"]["passed"]
-    subjects = {s["name"]: s["digest"]["sha256"] for s in cert["subject"]}
-    data = (external_copy / "onnx" / "model.onnx.data").read_bytes()
-    assert subjects["onnx/model.onnx.data"] == hashlib.sha256(data).hexdigest()
+        assert cert["predicate"]["result"]["passed"]
+        subjects = {s["name"]: s["digest"]["sha256"] for s in cert["subject"]}
+        data = (external_copy / "onnx" / "model.onnx.data").read_bytes()
+        assert subjects["onnx/model.onnx.data"] == hashlib.sha256(data).hexdigest()
+        with browser() as b:  # a fresh profile: certifies itself, then solves
+            p = b.new_context().new_page()
+            p.goto(url + "/?provider=wasm&speed=6&expr=98765%20*%204321")
+            wait_until(p, "document.body.dataset.state === 'ready'", timeout=120_000)
+            p.click("#solve")
+            wait_until(p, "['done', 'error', 'failed'].includes(document.body.dataset.state)", timeout=120_000)
+            assert p.inner_text("#answer").strip() == str(98765 * 4321), p.inner_text("#error")
+            assert p.evaluate("document.body.dataset.certified") == "yes"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("attack", ["tampered", "escaping"])
+def test_the_page_refuses_a_tampered_or_escaping_data_file(external_copy, attack):
+    from sketchpad.certify.chromium import available, browser, wait_until
+
+    if available() is not None:
+        pytest.skip(available())
+    from sketchpad.server.live import page_server
+
+    d = external_copy
+    with page_server(d) as url, browser() as b:  # the server checked the export; the files change after
+        if attack == "tampered":
+            data = bytearray((d / "onnx" / "model.onnx.data").read_bytes())
+            data[-5] ^= 0x10
+            (d / "onnx" / "model.onnx.data").write_bytes(bytes(data))
+            words = "does not match model.json"
+        else:
+            g = onnx.load(d / "onnx" / "model.onnx", load_external_data=False)
+            for t in g.graph.initializer:
+                for e in t.external_data:
+                    if e.key == "location":
+                        e.value = "../onnx/model.onnx.data"
+            (d / "onnx" / "model.onnx").write_bytes(g.SerializeToString())
+            relist(d)
+            words = "names external data outside its directory"
+        p = b.new_context().new_page()
+        p.goto(url + "/?provider=wasm&speed=6")
+        wait_until(p, "['ready', 'failed'].includes(document.body.dataset.state)", timeout=120_000)
+        assert p.evaluate("document.body.dataset.state") == "failed"
+        assert words in p.inner_text("#error") and p.inner_text("#answer").strip() == ""

@@ -80,8 +80,13 @@ def external(tmp_path_factory):
     return d / "model.onnx"
 
 
+# The shipped model's float16 and int8 variants (ONNX Runtime's converter and static quantiser:
+# Cast, QuantizeLinear/DequantizeLinear with fixed scales, Gather of int8 rows).
+VARIANTS = [SHIPPED.parent.parent / f"onnx-{v}" / "model.onnx" for v in ("float16", "int8")]
+
+
 def test_the_shipped_graph_and_other_exports_are_row_independent(exports, external):
-    for path in [SHIPPED, *exports.values(), external]:
+    for path in [SHIPPED, *exports.values(), external, *VARIANTS]:
         v = check_graph(path.read_bytes(), LENGTH, 170)
         assert v.ok, (path, v.message)
     assert external_files(read_model(external.read_bytes())) == ["model.onnx.data"]
@@ -133,7 +138,7 @@ def _cases(tmp_path, exports, external) -> list[dict]:
     for kind in KINDS:
         (tmp_path / f"{kind}.onnx").write_bytes(hostile_graph(kind))
         cases.append(dict(file=str(tmp_path / f"{kind}.onnx"), length=LENGTH, steps=170))
-    for path in [SHIPPED, *exports.values(), external]:
+    for path in [SHIPPED, *exports.values(), external, *VARIANTS]:
         cases.append(dict(file=str(path), length=LENGTH, steps=170))
     return cases
 

@@ -92,7 +92,7 @@ def test_api_model_shows_certificates_as_claims(client):
     m = client.get("/api/model").json()
     assert m["row_independence"] == {"ok": True, "code": None, "message": "", "node": None}
     assert "claims" in m["certificates_are"]
-    assert set(m["certificates"]) == {"browser", "onnx", "torch"}
+    assert set(m["certificates"]) == {"browser", "onnx", "torch", "onnx-float16", "onnx-int8"}  # variants: their own
     for name, c in m["certificates"].items():
         assert c["kind"] == "claim", name
     assert m["certificates"]["browser"]["claim"] in ("consistent",) or m["certificates"]["browser"]["claim"].startswith(

@@ -23,6 +23,9 @@
 //   #allow-uncertified  solve although the model has no passing certificate here
 //   #examples        example problems (buttons)
 //   #model-status    which model and execution provider are loaded
+//   #variant-status  which of the served variants runs (the smallest not known to fail its suite
+//                    here; variants.js) and what is known of the others; data-variant on <body>
+//   #load-progress   the model's download, for a large one
 //   #cert-status     whether this model has a passing certificate on this device/provider
 //   #certify         "Run certification suite"; #cert-progress its progress bar
 //   #solve-progress  a solve's progress: batches over the estimate of the batches it will take
@@ -41,7 +44,8 @@
 // Worker (worker-client.js, solve-worker.js): the tab stays responsive while it works.
 //
 // URL parameters: ?provider=auto|wasm|webgpu, ?model=URL of model.json (another origin only after
-// the user confirms #model-confirm, which names it), ?allow-uncertified=1,
+// the user confirms #model-confirm, which names it), ?variant=float32|float16|int8 (pin one of the
+// served variants), ?allow-uncertified=1,
 // ?speed=0..6, ?expr=..., ?server=1 (solve on the server), and for debugging only ?stepper=reference (the reference table from
 // /api/views instead of the model, with a visible banner).
 
@@ -51,8 +55,10 @@ import { loadModel, loadViewSet } from './onnx_stepper.js';
 import { serverInfo, solveOnServer } from './server-solve.js';
 import { expectedBatches } from './estimate.js';
 import { loadWorkerModel, solveInWorker, startWorker } from './worker-client.js';
+import { copyAnswer, downloadSheet } from './answer-actions.js';
 import { SheetView } from './sheet-view.js';
 import { tableStepper } from './reference.js';
+import { describeVariants, firstUntried, listVariants, megabytes, nextAfter, rememberFailure } from './variants.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -68,7 +74,9 @@ const EXAMPLES = [
   ['mixed', '(12 + 34) * -(56 - 78) // 9 + gcd(84, 36)'],
 ];
 
-const state = { stepper: null, model: null, viewSet: null, certified: null, solving: false, skip: false };
+const state = {
+  stepper: null, model: null, viewSet: null, certified: null, solving: false, skip: false, variants: null, variant: null,
+};
 const sheetView = new SheetView($('sheet'));
 
 function setState(s) { document.body.dataset.state = s; }
@@ -108,41 +116,6 @@ function showAnswer(value, { sheet = true } = {}) {
   $('download-png').disabled = !sheet;
 }
 
-async function copyAnswer() {
-  const text = $('answer').textContent;          // exactly the answer: sign and digits, nothing else
-  if (!text) return;
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // No clipboard permission (or an insecure context): the old way, through a selection.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand('copy');
-    area.remove();
-    if (!ok) { $('copy-status').textContent = 'Copying was refused by the browser: select the answer instead.'; return; }
-  }
-  const n = text.replace(/^-/, '').length;
-  $('copy-status').textContent = `Copied ${n.toLocaleString('en-US')} digit${n === 1 ? '' : 's'}.`;
-}
-
-async function downloadSheet() {
-  const blob = await sheetView.toBlob();
-  if (!blob) { $('copy-status').textContent = 'There is no sheet to download.'; return; }
-  const link = document.createElement('a');
-  link.href = URL.createObjectURL(blob);
-  link.download = 'sketchpad-sheet.png';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
-  $('copy-status').textContent = `Sheet saved as sketchpad-sheet.png (${Math.round(blob.size / 1024).toLocaleString('en-US')} KB).`;
-}
-
 function fmtMs(ms) { return ms < 1000 ? `${ms.toFixed(ms < 10 ? 1 : 0)} ms` : `${(ms / 1000).toFixed(2)} s`; }
 
 function setCounters({ forwardPasses = 0, viewsPresented = 0, batches = 0, views = 0, modelMs = 0, ms = 0 }) {
@@ -179,8 +152,33 @@ async function loadStepper() {
     return;
   }
   const provider = params.get('provider') || 'auto';
-  const url = await modelUrl();
-  const model = await loadModel({ modelUrl: url, provider });
+  let url;
+  if (!params.get('model')) {
+    state.variants = await listVariants();
+    const pinned = params.get('variant');
+    if (pinned && !state.variants?.some((v) => v.name === pinned)) throw new Error(`this server offers no variant ${JSON.stringify(pinned)}`);
+    state.variant = state.variants && (pinned ? state.variants.find((v) => v.name === pinned) : await firstUntried(state.variants, provider));
+    url = state.variant?.url;
+  }
+  await loadVariant(url || await modelUrl(), provider);
+}
+
+/** Load the model at `url` (a variant's model.json) and show what runs. */
+async function loadVariant(url, provider) {
+  state.model?.release?.();
+  state.model = null;
+  const bar = $('load-progress');
+  const model = await loadModel({
+    modelUrl: url, provider,
+    onDownload: (file, loaded, total) => {
+      if (total < 32e6) return;                      // a small model needs no bar
+      bar.hidden = false;
+      bar.max = total;
+      bar.value = loaded;
+      $('model-status').textContent = `Downloading ${file.split('/').pop()}: ${megabytes(loaded)} of ${megabytes(total)}`;
+    },
+  });
+  bar.hidden = true;
   state.model = model;
   state.stepper = model.stepper;
   // The solving worker loads the same model (checked file by file) so model calls run there too.
@@ -188,11 +186,37 @@ async function loadStepper() {
     threads: model.info.numThreads }, model).catch(() => false);
   const i = model.info;
   const adapter = i.adapter ? ` on ${i.adapter.description || i.adapter.vendor || 'GPU'}${i.adapter.isFallbackAdapter ? ' (fallback adapter)' : ''}` : '';
-  $('model-status').textContent = `Model ${i.onnxSha256.slice(0, 12)}… (${i.dtype}) loaded in ${fmtMs(i.loadMs)} · `
+  $('model-status').textContent = `Model ${i.onnxSha256.slice(0, 12)}… (${i.dtype}, ${megabytes(i.bytes)}) loaded in ${fmtMs(i.loadMs)} · `
     + `execution provider ${model.provider}${adapter} · onnxruntime-web ${i.ortVersion}`
-    + (model.provider === 'wasm' ? ` · ${i.numThreads} threads${i.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}` : '');
+    + (model.provider === 'wasm' ? ` · ${i.numThreads} threads${i.crossOriginIsolated ? '' : ' (not cross-origin isolated)'}` : '')
+    + (model.maxBatch ? ` · at most ${model.maxBatch} views per run` : '');
   $('cert-provider').textContent = `provider: ${model.provider}`;
+  document.body.dataset.variant = state.variant?.name ?? '';
+  await showVariants();
   await refreshCertStatus();
+}
+
+async function showVariants(note = '') {
+  const line = state.variant ? await describeVariants(state.variants, state.variant, params.get('provider') || 'auto') : '';
+  $('variant-status').textContent = [note, line].filter(Boolean).join(' ');
+  $('variant-status').hidden = !line && !note;
+}
+
+/** After a failed suite: remember it, and move to the next larger variant (unless one is pinned).
+ *  Returns whether another variant is now loaded. */
+async function nextVariant(status) {
+  const provider = params.get('provider') || 'auto';
+  if (!state.variant || params.get('variant') || !(status?.cert || status?.refused)) return false;
+  await rememberFailure(state.variant, provider, status.cert);
+  const failed = state.variant;
+  const next = await nextAfter(state.variants, failed, provider);
+  if (!next) { await showVariants(); return false; }
+  const r = status.cert?.predicate.result;
+  state.variant = next;
+  await loadVariant(next.url, provider);
+  await showVariants(`The ${failed.name} variant ${r ? `failed its suite here (${r.passed_views}/${r.views} views)` : 'was refused'}: `
+    + `it is never used; running ${next.name} instead.`);
+  return true;
 }
 
 /** The model to load: this site's, or one ?model= names on this origin; a model on another origin
@@ -272,7 +296,11 @@ async function onSolve(ev) {
       setState('failed');
       return;
     }
-    const status = await runSuite({ model: state.model, rows, force: false, after: refreshCertStatus });
+    let status = await runSuite({ model: state.model, rows, force: false, after: refreshCertStatus });
+    while (!status.ok && await nextVariant(status).catch(() => false)) {
+      $('view-line').textContent = `Certifying the ${state.variant.name} variant on this device first…`;
+      status = await runSuite({ model: state.model, rows, force: false, after: refreshCertStatus });
+    }
     if (!status.ok) {
       const fails = status.cert?.predicate.result.failures || [];
       showError(`This model does not pass certification on this device with the ${state.model?.provider} provider`
@@ -429,9 +457,15 @@ function init() {
   $('speed').addEventListener('input', speedLabel);
   $('skip').addEventListener('click', () => { state.skip = true; $('skip').disabled = true; });
   $('problem-form').addEventListener('submit', onSolve);
-  $('copy').addEventListener('click', copyAnswer);
-  $('download-png').addEventListener('click', downloadSheet);
-  setupCertification({ getModel: () => state.model, getRows: viewRows, onCertified: refreshCertStatus });
+  $('copy').addEventListener('click', () => copyAnswer($('answer'), $('copy-status')));
+  $('download-png').addEventListener('click', () => downloadSheet(sheetView, $('copy-status')));
+  setupCertification({
+    getModel: () => state.model, getRows: viewRows,
+    onCertified: async (status) => {
+      await refreshCertStatus();
+      if (!status?.ok) await nextVariant(status).catch(() => false);   // a failed variant is never used
+    },
+  });
   startWorker().catch((e) => console.error(e));      // the solving worker's modules, loaded while online
   loadStepper().then(() => {
     $('solve').disabled = false;

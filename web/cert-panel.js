@@ -17,6 +17,46 @@ import * as cache from './certify/cache.js';
 const $ = (id) => document.getElementById(id);
 const fmt = (n) => Number(n).toLocaleString('en-US');
 
+/** Every batch of the last suite run here: {label, views, ms, heap} (the browser benchmark reads it). */
+export const batchLog = [];
+
+function duration(ms) {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m} min ${Math.round(s - 60 * m)} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/** The JS heap in use (Chromium's performance.memory), or null. */
+function heapBytes() {
+  return globalThis.performance?.memory?.usedJSHeapSize ?? null;
+}
+
+/** onProgress for certifyInPage: the bar, and a line with the last batch's time, the memory and an ETA. */
+function progressLine(model) {
+  let t0 = null;
+  let from = 0;
+  let resumed = 0;
+  batchLog.length = 0;
+  return (done, total, info = {}) => {
+    $('cert-progress').max = total;
+    $('cert-progress').value = done;
+    if (info.resumed) { resumed = done; from = done; t0 = null; return; }
+    if (t0 === null) { t0 = performance.now() - (info.batchMs || 0); from = done - (info.batchViews || 0); }
+    const heap = heapBytes();
+    if (info.batchViews) batchLog.push({ label: info.label, views: info.batchViews, ms: info.batchMs, heap });
+    const rate = (performance.now() - t0) / Math.max(1, done - from);
+    const left = done < total && done - from >= 1 ? ` · about ${duration(rate * (total - done))} left` : '';
+    document.body.dataset.batchMs = String(Math.round(info.batchMs || 0));
+    $('cert-result').textContent = `Checking views with ${model.provider}: ${fmt(done)}/${fmt(total)} `
+      + `(${Math.floor((100 * done) / total)}%)`
+      + (info.batchViews ? ` · last batch ${fmt(info.batchViews)} view${info.batchViews > 1 ? 's' : ''} in ${duration(info.batchMs)}` : '')
+      + left
+      + (heap ? ` · JS heap ${fmt(Math.round(heap / 1e6))} MB` : '')
+      + (resumed ? ` · resumed with ${fmt(resumed)} kept from an earlier visit` : '');
+  };
+}
+
 /** A server record of a certificate the rule accepts for this model with an environment like ours.
  * The listing shows summaries: only the records reported from an environment like ours are read
  * whole (GET /api/certificates/{id}), newest first, and the rule decides on the whole one. */
@@ -108,6 +148,7 @@ function showRun(cert, verdict, model, ms) {
   $('cert-result').textContent = `${r.passed_views}/${r.views} views passed · smallest margin `
     + `${typeof r.min_margin === 'number' ? r.min_margin.toFixed(4) : 'n/a'} at [${r.min_margin_view}] · `
     + `rule > ${cert.predicate.margin_rule.required.toFixed(3)} · provider ${model.provider} · ${(ms / 1000).toFixed(2)} s`
+    + (cert.predicate.time.resumed?.chunks ? ` · resumed: ${cert.predicate.time.resumed.chunks} chunks kept from an earlier visit` : '')
     + (verdict.ok ? '' : ` · the rule does not hold: ${verdict.reasons.map(([, m]) => m).slice(0, 2).join('; ')}`);
   $('cert-result').classList.add(verdict.ok ? 'pass' : 'fail');
   $('cert-failures').textContent = '';
@@ -128,11 +169,7 @@ export async function runSuite({ model, rows, force, after }) {
   $('cert-upload').textContent = '';
   $('cert-result').className = 'cert-result';
   document.body.dataset.certState = 'running';
-  const onProgress = (done, total) => {
-    $('cert-progress').max = total;
-    $('cert-progress').value = done;
-    $('cert-result').textContent = `Checking views with ${model.provider}: ${fmt(done)}/${fmt(total)}`;
-  };
+  const onProgress = progressLine(model);
   try {
     const t0 = performance.now();
     let status;

@@ -15,8 +15,12 @@
 //
 // The graph is parsed here (onnx_proto.js) and checked for row independence (certify/rows.js)
 // before anything certifies it: model.rows is that verdict.  External data files the graph
-// names (plain file names beside model.json, nothing else) are fetched, hashed and handed to
-// ONNX Runtime Web as the same bytes (its externalData option), like model.json and the graph.
+// names (plain file names beside model.json, nothing else) are fetched, hashed, compared with
+// the sha256 and size model.json gives them (a tampered or incomplete file is refused) and
+// handed to ONNX Runtime Web as the same bytes (its externalData option), like model.json and
+// the graph.  A large model (over RULE.suite.large_model_bytes, e.g. the 0.8B-parameter one)
+// runs at most model.maxBatch views at once, as in Python, and its files are read into one
+// buffer of their announced size as they stream in (onDownload reports the bytes).
 //
 // Provider 'auto' picks WebGPU only when navigator.gpu offers a real adapter; a fallback
 // adapter (SwiftShader, a CPU emulation) is ~50x slower than wasm, so it is used only when
@@ -25,6 +29,7 @@
 
 import { externalFiles, readModel } from './onnx_proto.js';
 import { checkModel } from './certify/rows.js';
+import { RULE } from './certify/policy.js';
 
 const ORT_BASE = '/vendor/ort/';
 
@@ -114,12 +119,12 @@ async function browserIdentity() {
 }
 
 /** Where this stepper runs, in the fields the rule compares (sketchpad/model/environment.py). */
-function environmentOf(provider, ortVersion, dtype, gpu, who, threads) {
+function environmentOf(provider, ortVersion, dtype, gpu, who, threads, maxBatch) {
   const adapter = gpu ? { ...gpu.info } : null;       // vendor, architecture, device, description, isFallbackAdapter
   return {
     backend: 'browser', execution_provider: provider, dtype,
     library: { browser: who.browser, 'onnxruntime-web': ortVersion },
-    threads: { wasm: threads, cross_origin_isolated: globalThis.crossOriginIsolated === true },
+    threads: { wasm: threads, cross_origin_isolated: globalThis.crossOriginIsolated === true, ...(maxBatch ? { max_batch: maxBatch } : {}) },
     device: {
       platform: navigator.userAgentData?.platform ?? navigator.platform ?? null, platform_version: who.platformVersion,
       architecture: who.architecture, bitness: who.bitness, cores: navigator.hardwareConcurrency ?? null,
@@ -132,13 +137,39 @@ function environmentOf(provider, ortVersion, dtype, gpu, who, threads) {
  *  URL reads otherwise (sketchpad/model/onnx_stepper.py's plain_name). */
 const plainName = (name) => typeof name === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
 
-async function fetchBytes(url) {
+/** A file's bytes; with a Content-Length, read into one buffer of that size as they arrive
+ *  (a 750 MB weight file is never held twice), reporting progress as (loaded, total). */
+async function fetchBytes(url, onDownload) {
   const r = await fetch(url);
   if (!r.ok) throw new Error(`cannot load ${url}: HTTP ${r.status}`);
-  return new Uint8Array(await r.arrayBuffer());
+  const size = Number(r.headers.get('content-length'));
+  if (!r.body || !Number.isSafeInteger(size) || size <= 0) return new Uint8Array(await r.arrayBuffer());
+  const out = new Uint8Array(size);
+  const reader = r.body.getReader();
+  let at = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (at + value.length > size) throw new Error(`${url} is longer than the ${size} bytes its server announced`);
+    out.set(value, at);
+    at += value.length;
+    onDownload?.(url, at, size);
+  }
+  if (at !== size) throw new Error(`${url} ended after ${at} of ${size} bytes`);
+  return out;
 }
 
-export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = defaultThreads() } = {}) {
+/** An external data file must be the one model.json names (onnx_stepper.py's check_listed). */
+function checkListed(meta, name, sha256, size) {
+  const want = meta.external_data?.[name];
+  if (!want || typeof want !== 'object') throw new Error(`model.json does not name the graph's external data file ${name} (sha256, bytes)`);
+  if (want.sha256 !== sha256 || want.bytes !== size) {
+    throw new Error(`${name} does not match model.json (${size.toLocaleString('en-US')} bytes, sha256 ${sha256.slice(0, 12)}…; `
+      + `model.json: ${want.bytes} bytes, ${String(want.sha256).slice(0, 12)}…): a tampered or incomplete file is refused`);
+  }
+}
+
+export async function loadModel({ modelUrl = '/model/model.json', provider = 'auto', gate, threads = defaultThreads(), onDownload } = {}) {
   const t0 = performance.now();
   const metaFetch = fetch(modelUrl);            // in flight while the runtime loads
   const codeHash = codeSha256();
@@ -156,7 +187,7 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
   const meta = JSON.parse(new TextDecoder().decode(metaBytes));
   if (!plainName(meta.onnx)) throw new Error(`${modelUrl} names no graph file beside it`);
   const onnxUrl = new URL(meta.onnx, new URL(modelUrl, location.href)).href;
-  const bytes = await fetchBytes(onnxUrl);
+  const bytes = await fetchBytes(onnxUrl, onDownload);
   const onnxSha256 = await sha256Hex(bytes);
   if (meta.onnx_sha256 && onnxSha256 !== meta.onnx_sha256) {
     throw new Error(`the ONNX file does not match model.json (sha256 ${onnxSha256.slice(0, 12)}…, expected ${meta.onnx_sha256.slice(0, 12)}…)`);
@@ -166,12 +197,15 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
   const rows = checkModel(graph, meta.encoding.length, meta.steps.length);
   delete rows.trace;
   const external = {};
+  const externalSha256 = {};
   for (const name of externalFiles(graph)) {
     if (!plainName(name)) throw new Error(`the graph ${meta.onnx} names external data outside its directory: '${name}'`);
-    external[name] = await fetchBytes(new URL(name, onnxUrl).href);
+    external[name] = await fetchBytes(new URL(name, onnxUrl).href, onDownload);
+    externalSha256[`onnx/${name}`] = await sha256Hex(external[name]);
+    checkListed(meta, name, externalSha256[`onnx/${name}`], external[name].length);
   }
-  const externalSha256 = {};
-  for (const [name, data] of Object.entries(external)) externalSha256[`onnx/${name}`] = await sha256Hex(data);
+  const totalBytes = bytes.length + Object.values(external).reduce((a, b) => a + b.length, 0);
+  const maxBatch = totalBytes > RULE.suite.large_model_bytes ? RULE.suite.large_max_batch : null;
   const session = await ort.InferenceSession.create(bytes, {
     executionProviders: [chosen.provider], graphOptimizationLevel: 'all',
     ...(Object.keys(external).length ? { externalData: Object.entries(external).map(([path, data]) => ({ path, data })) } : {}),
@@ -188,6 +222,11 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
   async function logits(views) {
     const B = views.length;
     if (B === 0) return { data: new Float32Array(0), dims: [0, nSteps] };
+    if (maxBatch && B > maxBatch) {                   // a large model: never more than maxBatch at once
+      const data = new Float32Array(B * nSteps);
+      for (let i = 0; i < B; i += maxBatch) data.set((await logits(views.slice(i, i + maxBatch))).data, i * nSteps);
+      return { data, dims: [B, nSteps] };
+    }
     const ids = new BigInt64Array(B * L);
     for (let i = 0; i < B; i++) encodeInto(ids, i, views[i]);
     const feeds = { input_ids: new ort.Tensor('int64', ids, [B, L]), gate: gateTensor };
@@ -225,12 +264,13 @@ export async function loadModel({ modelUrl = '/model/model.json', provider = 'au
     features: chosen.gpu ? chosen.gpu.features : null,
     onnxSha256, onnxUrl, metaSha256, meta,
     gate: gateTensor.data[0],
+    bytes: totalBytes, maxBatch,
     loadMs: performance.now() - t0,
   };
   const who = await browserIdentity();
   return {
-    stepper, logits, provider: chosen.provider, info, steps, meta, manifest, rows,
-    environment: environmentOf(chosen.provider, ortVersion, info.dtype, chosen.gpu, who, info.numThreads ?? null),
+    stepper, logits, provider: chosen.provider, info, steps, meta, manifest, rows, maxBatch,
+    environment: environmentOf(chosen.provider, ortVersion, info.dtype, chosen.gpu, who, info.numThreads ?? null, maxBatch),
     get forwardPasses() { return forwardPasses; },
     release: () => session.release(),
   };

@@ -101,7 +101,9 @@ def run(args) -> int:
     from ..model.loading import load_stepper
 
     stepper = load_stepper(model_dir, args.backend, args.gate)
-    cert = certify(stepper, batch_sizes=sizes, seed=None if sizes else cache.suite_seed())
+    cert = certify(
+        stepper, batch_sizes=sizes, seed=None if sizes else cache.suite_seed(), resume=True, announce=_stderr
+    )
     verdict = policy.check(cert, policy.expect_from(stepper))
     where = [str(_write(cert, args.out))] if args.out else []
     if verdict.ok and not sizes:  # the device's own suite, in its own compositions: proof here
@@ -118,23 +120,41 @@ def _browser(args, model_dir: Path, sizes) -> int:
     from ..certify.rows import NotRowIndependent
     from ..certify.verify import browser_expectation
     from ..server.live import page_server
+    from ..server.models import VARIANT_DIR
 
     expect = browser_expectation(model_dir, 1.0)  # refuses a model with no export, before Chromium starts
     if not expect.rows["ok"]:
         raise NotRowIndependent(f"the graph is not shown to be row-independent: {expect.rows['message']}")
-    with page_server(model_dir) as url:
-        cert = certify_in_browser(url)
+    # --model M/onnx-int8: the page of M, running its int8 variant
+    variant = VARIANT_DIR.fullmatch(model_dir.name) if (model_dir / "model.json").is_file() else None
+    served, name = (model_dir.parent, variant.group(1)) if variant else (model_dir, "float32")
+    with page_server(served) as url:
+        cert = certify_in_browser(url, variant=name)
     verdict = policy.check(cert, expect)
     return report(cert, verdict, [str(_write(cert, args.out))] if args.out else [])
+
+
+SHOW_FAILURES = 10  # failing views printed; all of them are in the certificate
+
+
+def _stderr(line: str) -> None:
+    import sys
+
+    print(line, file=sys.stderr, flush=True)
 
 
 def report(cert: dict, verdict, where: list) -> int:
     p = cert["predicate"]
     res = p["result"]
-    for f in res["failures"]:
+    for f in res["failures"][:SHOW_FAILURES]:
         print(
             f"FAIL  {f['view']:<12} expected {f['expected']:<10} got {f['got']:<10} "
             f"margin {f['margin']:+.3f}  witness: {f['witness']}"
+        )
+    if len(res["failures"]) > SHOW_FAILURES:
+        print(
+            f"FAIL  ... and {len(res['failures']) - SHOW_FAILURES:,} more failing views "
+            f"(every one is in the certificate{': --out FILE writes it' if not where else ''})"
         )
     for code, message in verdict.reasons:
         if code != "failed-views":

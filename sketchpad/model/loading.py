@@ -25,8 +25,10 @@ def resolve_model_dir(model_dir=None) -> Path:
 
 
 def default_backend(model_dir=None) -> str:
+    """onnx when the directory has an export (onnx/) or is one (an export variant such as
+    onnx-int8/ is given by its own path), else torch."""
     d = resolve_model_dir(model_dir)
-    return "onnx" if (d / "onnx" / "model.json").is_file() else "torch"
+    return "onnx" if (d / "onnx" / "model.json").is_file() or (d / "model.json").is_file() else "torch"
 
 
 def check_backend(backend: str) -> str:

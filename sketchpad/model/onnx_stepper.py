@@ -10,7 +10,15 @@ input.  Every file is read once, through the manifest, and handed to ONNX Runtim
 that were hashed: the graph as bytes, and the external data files it names (a graph over 2 GB
 keeps its weights beside it) from memory (SessionOptions.add_external_initializers_from_files_
 in_memory), so nothing is read again by path.  An external data file must be a plain file name
-in the export's own directory; a graph that names anything else is refused.
+in the export's own directory, named in model.json with its sha256 and size; a graph that
+names anything else, or a file that does not match, is refused.
+
+A large export (over LARGE_MODEL_BYTES, e.g. a 0.8B-parameter model's 3 GB) keeps memory at
+about one copy of its weights: ONNX Runtime copies what it is handed, so the stepper lets go of
+the bytes once its session holds them (another session - another thread count - reads and
+hashes the files again, and refuses them unless every digest is the one first loaded); it runs
+one session at its thread count for every batch size; and it splits batches above
+LARGE_MAX_BATCH views, so no solve or suite ever needs the activations of more.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ THREADS = 2
 # for a busy core makes every op wait).  The certifier runs both (batch 1 and all of V on this
 # stepper, and all of V on one thread), so what a solve uses is what was certified.
 ONE_THREAD_BELOW = 1024
+LARGE_MODEL_BYTES = 64 << 20  # graph + external data above this: the large-model mode above
+LARGE_MAX_BATCH = 256  # views per ONNX Runtime run for a large model
 
 
 def find_onnx_dir(model_dir) -> Path:
@@ -75,8 +85,10 @@ class OnnxStepper:
             for f in FIELDS
         ]
         self._model_bytes = model_bytes
+        self.large = len(model_bytes) + sum(len(b) for b in self.external.values()) > LARGE_MODEL_BYTES
+        self.max_batch = LARGE_MAX_BATCH if self.large else None
         self.session = self._session(threads)
-        self._one_thread = self.session if threads == 1 else None  # made on first use
+        self._one_thread = self.session if threads == 1 or self.large else None  # made on first use
         self._gated = any(i.name == "gate" for i in self.session.get_inputs())
         self._gate_feed = np.array([self.gate], dtype=np.float32)
 
@@ -89,15 +101,31 @@ class OnnxStepper:
         opts.log_severity_level = 3
         # Threads that spin between runs take the core the runtime's own work needs.
         opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        if self.external:
-            names = list(self.external)
-            data = [self.external[n] for n in names]
+        external = self.external if self.external is not None else self._read_again()
+        if external:
+            names = list(external)
+            data = [external[n] for n in names]
             opts.add_external_initializers_from_files_in_memory(names, data, [len(b) for b in data])
-        return ort.InferenceSession(self._model_bytes, opts, providers=[PROVIDER])
+        session = ort.InferenceSession(self._model_bytes, opts, providers=[PROVIDER])
+        if self.large:
+            self.external = None  # the session holds its own copy: one copy in memory, not two
+        return session
+
+    def _read_again(self) -> dict:
+        """The external data files once more, each refused unless its sha256 is the one loaded first."""
+        from .manifest import sha256_bytes
+
+        out = {}
+        for name in external_files(read_model(self._model_bytes)):
+            data = (self.dir / name).read_bytes() if (self.dir / name).is_file() else b""
+            if sha256_bytes(data) != self.manifest.files.get(f"onnx/{name}"):
+                raise InputError(f"{self.dir / name} changed on disk since it was loaded and hashed: refused")
+            out[name] = data
+        return out
 
     def session_for(self, n: int):
         """The session a batch of n views runs on (threads chosen by batch size)."""
-        if n >= ONE_THREAD_BELOW or self.threads == 1:
+        if n >= ONE_THREAD_BELOW or self.threads == 1 or self.large:
             return self.session
         if self._one_thread is None:
             self._one_thread = self._session(1)
@@ -120,6 +148,10 @@ class OnnxStepper:
     def logits(self, views: list[View]) -> np.ndarray:
         if not views:
             return np.zeros((0, len(self.steps)), dtype=np.float32)
+        if self.max_batch and len(views) > self.max_batch:
+            return np.concatenate(
+                [self.logits(views[i : i + self.max_batch]) for i in range(0, len(views), self.max_batch)]
+            )
         feeds = {"input_ids": self.encode(views)}
         if self._gated:
             feeds["gate"] = self._gate_feed
@@ -137,7 +169,7 @@ class OnnxStepper:
         other = copy.copy(self)
         other.threads = threads
         other.session = other._session(threads)
-        other._one_thread = other.session if threads == 1 else None
+        other._one_thread = other.session if threads == 1 or self.large else None
         return other
 
     def describe(self) -> dict:
@@ -149,6 +181,8 @@ class OnnxStepper:
 
         library = {"onnxruntime": onnxruntime.__version__, "onnxruntime_build": onnxruntime.get_build_info()}
         threads = {"intra_op": self.threads, "one_thread_below": ONE_THREAD_BELOW, "inter_op": 1}
+        if self.large:  # one session for every batch size, batches split above max_batch
+            threads.update(one_thread_below=None, max_batch=self.max_batch)
         return environment("onnx", PROVIDER, library, cpu_device(), threads=threads)
 
 
@@ -169,12 +203,25 @@ def read_export(onnx_dir, code) -> tuple[Manifest, dict, bytes, dict]:
     if not plain_name(graph):
         raise InputError(f"{d / 'model.json'} names no graph file in this directory")
     data = m.read_bytes(f"onnx/{graph}", at=graph)
+    listed = meta.get("external_data") if isinstance(meta.get("external_data"), dict) else {}
     external = {}
     for name in external_files(read_model(data)):
         if not plain_name(name):
             raise InputError(f"the graph {d / graph} names external data outside its directory: {name!r}")
         external[name] = m.read_bytes(f"onnx/{name}", at=name)
+        check_listed(d, name, listed.get(name), m.files[f"onnx/{name}"], len(external[name]))
     return m, meta, data, external
+
+
+def check_listed(d: Path, name: str, want, sha256: str, size: int) -> None:
+    """An external data file must be the one model.json names (web/onnx_stepper.js: the same)."""
+    if not isinstance(want, dict):
+        raise InputError(f"{d / 'model.json'} does not name the graph's external data file {name} (sha256, bytes)")
+    if want.get("sha256") != sha256 or want.get("bytes") != size:
+        raise InputError(
+            f"{d / name} does not match model.json ({size:,} bytes, sha256 {sha256[:12]}...; model.json: "
+            f"{want.get('bytes')} bytes, {str(want.get('sha256'))[:12]}...): a tampered or incomplete file is refused"
+        )
 
 
 def browser_manifest(model_dir) -> Manifest:

@@ -21,7 +21,8 @@ Routes (the OpenAPI schema is FastAPI's own, at /openapi.json; /docs shows it of
                             its database cannot be used, solves unaffected)
   /docs                     Swagger UI from this server (web/vendor/swagger-ui), or a plain page
   /vendor/ort/*             ONNX Runtime Web's JS and wasm, copied from node_modules (npm ci)
-  /model/*                  the served model's ONNX export (model.json, model.onnx)
+  /model/*                  the served model's ONNX export (model.json, model.onnx[, model.onnx.data])
+  /model-<variant>/*        its smaller variants (onnx-float16/, onnx-int8/ beside onnx/), listed in /api/model
   /*                        the static page in web/
 Everything is local: no page loads an asset from another origin, so all of it works offline.
 
@@ -458,6 +459,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(404, f"ONNX Runtime Web is not installed at {s.ort_dir}: run `npm ci` in the repository")
 
     if served is not None and served.onnx_dir is not None:
+        for v in served.variants()[1:]:  # /model-float16/, /model-int8/: the export's variants
+            app.mount(f"/model-{v['name']}", StaticFiles(directory=v["dir"]), name=f"model-{v['name']}")
         app.mount("/model", StaticFiles(directory=served.onnx_dir), name="model")
     if s.web_dir.is_dir():
         app.mount("/", StaticFiles(directory=s.web_dir, html=True), name="web")

@@ -10,17 +10,30 @@ rule (sketchpad.certify.policy) for that browser load, the graph's verdict inclu
 refused with a 4xx that says why when the rule does not hold.  Its environment is the
 sender's, which the server cannot see: the page compares it with its own, and still runs the
 suite itself before it trusts the model.
+
+Variants of the export (`sketchpad export --dtype float16 --quantize int8`: onnx-float16/ and
+onnx-int8/ beside onnx/) are served too, at /model-float16/ and /model-int8/, and listed in
+/api/model with their sizes: the page runs the smallest whose certificate holds on its device.
+Each is a model of its own: an upload is checked against the variant whose files it names.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from ..errors import InputError
 from .records import nested, summary
 
 KEY_FILE = "onnx/model.onnx"  # what identifies a served model in the certificate registry
+VARIANT_DIR = re.compile(r"onnx-([a-z0-9]+)")  # onnx-float16, onnx-int8 (export/variants.py)
+
+
+def export_bytes(onnx_dir: Path, meta: dict) -> int:
+    """What the page downloads for an export: its graph and the external data model.json names."""
+    ext = meta.get("external_data") if isinstance(meta.get("external_data"), dict) else {}
+    return int(meta.get("onnx_bytes") or 0) + sum(int(e.get("bytes") or 0) for e in ext.values() if isinstance(e, dict))
 
 
 class UnknownModel(InputError):
@@ -34,6 +47,33 @@ class ServedModel:
         self.onnx_dir = onnx if (onnx / "model.json").is_file() else None
         self.meta = json.loads((onnx / "model.json").read_text()) if self.onnx_dir else None
         self._expect = None
+        self._variant_expect: dict[str, object] = {}
+
+    def variants(self) -> list[dict]:
+        """[{name, dir, url, meta}]: the float32 export first, then the variants beside it."""
+        if self.onnx_dir is None:
+            return []
+        out = [{"name": "float32", "dir": self.onnx_dir, "url": "/model/model.json", "meta": self.meta}]
+        for d in sorted(self.model_dir.glob("onnx-*")):
+            m = VARIANT_DIR.fullmatch(d.name)
+            if m and (d / "model.json").is_file() and m.group(1) != "float32":
+                try:
+                    meta = json.loads((d / "model.json").read_text())
+                except ValueError:
+                    continue
+                out.append({"name": m.group(1), "dir": d, "url": f"/model-{m.group(1)}/model.json", "meta": meta})
+        return out
+
+    def variant_expectation(self, name: str):
+        """What a browser certificate for variant `name` must cover (computed once)."""
+        if name == "float32":
+            return self.expectation()
+        if name not in self._variant_expect:
+            from ..certify.verify import browser_expectation
+
+            d = next(v["dir"] for v in self.variants() if v["name"] == name)
+            self._variant_expect[name] = browser_expectation(d, 1.0)
+        return self._variant_expect[name]
 
     @classmethod
     def find(cls, model_dir=None) -> ServedModel | None:
@@ -92,6 +132,16 @@ class ServedModel:
                 "parity": self.meta["parity"],
             },
             "row_independence": self.expectation().rows if self.onnx_dir else None,
+            "variants": [
+                {
+                    "name": v["name"],
+                    "url": v["url"],
+                    "dtype": v["meta"].get("dtype"),
+                    "bytes": export_bytes(v["dir"], v["meta"]),
+                    "sha256": v["meta"].get("onnx_sha256"),
+                }
+                for v in self.variants()
+            ],
             "certificates_are": "claims: a certificate shipped with the model or uploaded by a browser was made on "
             "another device (or this one, earlier); only a suite a device runs itself is proof there",
             "certificates": {
@@ -141,7 +191,15 @@ def check_uploaded(cert, served: ServedModel | None) -> dict:
         raise InputError("malformed certificate: not a JSON object")
     if served is None:
         raise UnknownModel("this server serves no model, so it records no certificates")
-    verdict = policy.check(cert, served.expectation())
+    verdict, key = policy.check(cert, served.expectation()), None
+    if verdict.ok:
+        key = served.key()
+    else:  # perhaps a certificate of one of the variants the page may run instead
+        for v in served.variants()[1:]:
+            expect = served.variant_expectation(v["name"])
+            if policy.check(cert, expect).ok:
+                verdict, key = policy.check(cert, expect), expect.files[KEY_FILE]
+                break
     if not verdict.ok:
         unknown = {"subject-missing", "subject-digest"} & set(verdict.codes())  # another model, not a bad upload
         cls = UnknownModel if unknown and len(verdict.codes()) == len(unknown) else InputError
@@ -152,7 +210,7 @@ def check_uploaded(cert, served: ServedModel | None) -> dict:
         )
         raise cls(f"the certificate does not hold for the served model: {verdict.summary()}{hint}")
     return {
-        "model_sha256": served.key(),
+        "model_sha256": key,
         "backend": "browser",
         "passed": True,
         "environment": cert["predicate"].get("environment"),

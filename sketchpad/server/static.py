@@ -14,6 +14,7 @@ Python's mimetypes table does not know .mjs or .onnx everywhere, so they are set
 from __future__ import annotations
 
 import mimetypes
+import re
 
 for ext, mime in (
     (".mjs", "text/javascript"),
@@ -26,6 +27,7 @@ for ext, mime in (
 ):
     mimetypes.add_type(mime, ext)
 
+MODEL_PATH = re.compile(r"/model(-[a-z0-9]+)?/")  # the export and its variants (models.py)
 CSP = (
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
     "connect-src 'self' blob: http: https:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; "
@@ -53,7 +55,7 @@ class IsolationHeaders:
             return await self.app(scope, receive, send)
 
         extra = self.extra
-        if scope.get("path", "").startswith("/model/"):  # a republished model is seen at once (ETag: cheap)
+        if MODEL_PATH.match(scope.get("path", "")):  # a republished model is seen at once (ETag: cheap)
             extra = [*extra, (b"cache-control", b"no-cache")]
 
         async def send_with_headers(message):

@@ -11,8 +11,11 @@
 import { canonical, manifestDigest, sha256Hex } from './policy.js';
 
 const DB = 'sketchpad';
+const VERSION = 3;             // 2: tagged certificates; 3: suite chunks (resume.js) and variant verdicts
 const STORE = 'certificates';
 const KEYS = 'keys';
+export const CHUNKS = 'chunks';
+export const VARIANTS = 'variants';
 const FORMAT = 'sketchpad-cache/1';
 
 export async function cacheKey(model) {
@@ -23,19 +26,18 @@ export async function cacheKey(model) {
 
 function open() {
   return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB, 2);
-    req.onupgradeneeded = () => {
+    const req = indexedDB.open(DB, VERSION);
+    req.onupgradeneeded = (ev) => {
       const db = req.result;
-      if (db.objectStoreNames.contains(STORE)) db.deleteObjectStore(STORE);   // version 1 entries had no tag
-      db.createObjectStore(STORE);
-      if (!db.objectStoreNames.contains(KEYS)) db.createObjectStore(KEYS);
+      if (ev.oldVersion < 2 && db.objectStoreNames.contains(STORE)) db.deleteObjectStore(STORE);   // version 1 entries had no tag
+      for (const name of [STORE, KEYS, CHUNKS, VARIANTS]) if (!db.objectStoreNames.contains(name)) db.createObjectStore(name);
     };
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);
   });
 }
 
-async function transact(store, mode, fn) {
+export async function transact(store, mode, fn) {
   const db = await open();
   try {
     return await new Promise((resolve, reject) => {
@@ -62,6 +64,18 @@ export function userKey() {
   })();
   keyPromise.catch(() => { keyPromise = null; });
   return keyPromise;
+}
+
+/** The HMAC of `bytes` under this browser's key, as hex. */
+export async function hmacHex(bytes) {
+  const tag = new Uint8Array(await crypto.subtle.sign('HMAC', await userKey(), bytes));
+  return [...tag].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Whether `hex` is the HMAC of `bytes` under this browser's key. */
+export async function hmacValid(hex, bytes) {
+  const tag = typeof hex === 'string' ? Uint8Array.from(hex.match(/../g) || [], (h) => parseInt(h, 16)) : null;
+  return Boolean(tag) && crypto.subtle.verify('HMAC', await userKey(), tag, bytes);
 }
 
 const signed = (slot, text) => new TextEncoder().encode(`${FORMAT}\n${slot}\n${text}`);

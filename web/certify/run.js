@@ -14,11 +14,18 @@
 // above the top-2.  The drift is the largest difference of any logit of any view between any
 // two runs.  A graph that is not row-independent (model.rows) is not run at all.  Whether the
 // certificate lets the model run is policy.js's decision alone.
+//
+// A large model (model.maxBatch: onnx_stepper.js) never runs more views at once: "all of V"
+// becomes V in order in batches of maxBatch and the shuffled batches are drawn up to it, as in
+// Python.  The suite runs in chunks (consecutive batches of at least RULE.suite.chunk_views
+// views) whose logits are kept in IndexedDB (resume.js), so a suite interrupted by a reload
+// resumes; onProgress(done, total, {batchViews, batchMs, label, resumed}) reports every batch.
 
-import { manifestDigest, viewSetOf } from './policy.js';
+import { RULE, manifestDigest, viewSetOf } from './policy.js';
 import { stepKey, viewKey } from '../symbols.js';
 import { buildCertificate, isoNow } from './statement.js';
 import { suiteSeed as cacheSuiteSeed } from './cache.js';
+import { openJournal } from './resume.js';
 
 const yieldToPage = () => new Promise((r) => setTimeout(r, 0));
 
@@ -52,21 +59,36 @@ export function shuffled(n, seed, maxBatch = 512) {
   return [order, sizes];
 }
 
-/** Logits of `views` in the order `order`, in batches of `sizes`, put back in V's order. */
-async function runAll(model, views, order, sizes, report) {
+/** [[first batch, end batch]] covering `sizes` in order, each with >= minViews views (run.py's chunk_groups). */
+export function chunkGroups(sizes, minViews = RULE.suite.chunk_views) {
+  const groups = [];
+  let start = 0;
+  let held = 0;
+  sizes.forEach((size, i) => {
+    held += size;
+    if (held >= minViews) { groups.push([start, i + 1]); start = i + 1; held = 0; }
+  });
+  if (start < sizes.length) groups.push([start, sizes.length]);
+  return groups;
+}
+
+/** Logits of views[order[k..]] in batches `sizes` (row r of the result: order[k + r]). */
+async function runBatches(model, views, order, k, sizes, report) {
   const n = model.steps.length;
-  const all = new Float32Array(views.length * n);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const out = new Float32Array(total * n);
+  let at = 0;
   let lastYield = performance.now();
-  let k = 0;
   for (const size of sizes) {
-    const idx = order.slice(k, k + size);
+    const idx = order.slice(k + at, k + at + size);
+    const t = performance.now();
     const { data } = await model.logits(idx.map((i) => views[i]));
-    idx.forEach((i, r) => all.set(data.subarray(r * n, (r + 1) * n), i * n));
-    k += size;
-    report(k);
+    out.set(data.subarray(0, idx.length * n), at * n);
+    at += idx.length;
+    report(idx.length, performance.now() - t);
     if (performance.now() - lastYield > 50) { await yieldToPage(); lastYield = performance.now(); }
   }
-  return all;
+  return out;
 }
 
 /** Top-1 index and margin (top-1 minus top-2, in float32 like numpy) per row. */
@@ -85,21 +107,26 @@ function argmaxMargins(data, rows, n) {
   return { best, margin };
 }
 
-/** The runs of the suite: [{label, order, sizes}]; batchSizes: V in order at exactly these sizes. */
-export function compositions(n, seed, batchSizes) {
+/** The runs of the suite: [{label, order, sizes}]; batchSizes: V in order at exactly these sizes;
+ *  maxBatch: a large model's cap (run.py's compositions: the same runs). */
+export function compositions(n, seed, batchSizes, maxBatch = null) {
   const inOrder = [...Array(n).keys()];
   if (batchSizes) {
     return batchSizes.map((bs) => ({ label: `batch ${bs}`, order: inOrder, sizes: Array(Math.ceil(n / bs)).fill(bs), shuffled: false }));
   }
-  const [order, sizes] = shuffled(n, seed);
+  const top = maxBatch ? Math.min(RULE.suite.max_shuffled_batch, maxBatch) : RULE.suite.max_shuffled_batch;
+  const [order, sizes] = shuffled(n, seed, top);
+  const everything = !maxBatch || maxBatch >= n
+    ? { label: 'all of V at once', sizes: [n] }
+    : { label: `all of V in order, batches of ${maxBatch}`, sizes: Array(Math.ceil(n / maxBatch)).fill(maxBatch) };
   return [
-    { label: 'all of V at once', order: inOrder, sizes: [n], shuffled: false },
+    { ...everything, order: inOrder, shuffled: false },
     { label: 'one view per pass', order: inOrder, sizes: Array(n).fill(1), shuffled: false },
-    { label: `shuffled, ${sizes.length} batches of 1-512`, order, sizes, shuffled: true },
+    { label: `shuffled, ${sizes.length} batches of 1-${top}`, order, sizes, shuffled: true },
   ];
 }
 
-export async function certifyInPage({ model, views, onProgress, batchSizes, seed } = {}) {
+export async function certifyInPage({ model, views, onProgress, batchSizes, seed, resume = true, onResume, stopAfterChunks } = {}) {
   if (!model || typeof model.logits !== 'function') throw new Error('certifyInPage needs a model from loadModel()');
   if (model.rows && !model.rows.ok) {
     throw new Error(`the graph is not shown to be row-independent, so no suite can certify it: ${model.rows.message}`);
@@ -108,17 +135,48 @@ export async function certifyInPage({ model, views, onProgress, batchSizes, seed
   if (!rows || rows.length === 0) throw new Error('certifyInPage needs the view set (GET /api/views)');
   await viewSetOf(rows);                      // throws unless the rows are the shipped V
   const suiteSeed = seed ?? (batchSizes ? null : await cacheSuiteSeed());
-  const runs = compositions(rows.length, suiteSeed, batchSizes);
+  const runs = compositions(rows.length, suiteSeed, batchSizes, model.maxBatch ?? null);
   const n = model.steps.length;
   const vs = rows.map((r) => r.view);
   const total = rows.length * runs.length;
-  const started = isoNow();
+  const journal = resume ? await openJournal(model, runs) : null;
+  const started = journal?.started ?? isoNow();
   const seconds = {};
   const logits = [];
+  let done = 0;
+  let ran = 0;                                 // chunks run here (stopAfterChunks: a test's interruption)
   for (let s = 0; s < runs.length; s++) {
-    const t = performance.now();
-    logits.push(await runAll(model, vs, runs[s].order, runs[s].sizes, (done) => onProgress?.(s * rows.length + done, total)));
-    seconds[runs[s].label] = Math.round(performance.now() - t) / 1000;
+    const run = runs[s];
+    const all = new Float32Array(rows.length * n);
+    let k = 0;
+    let spent = 0;
+    const groups = chunkGroups(run.sizes);
+    for (let c = 0; c < groups.length; c++) {
+      const sizes = run.sizes.slice(groups[c][0], groups[c][1]);
+      const held = Math.min(sizes.reduce((a, b) => a + b, 0), rows.length - k);
+      let got = journal ? await journal.get(s, c) : null;
+      if (got && got.logits.length !== held * n) got = null;
+      if (got) {
+        done += held;
+        onResume?.(journal);
+        onProgress?.(done, total, { label: run.label, resumed: true, batchViews: held, batchMs: 0 });
+      } else {
+        if (stopAfterChunks !== undefined && ran >= stopAfterChunks) throw new Error('the certification suite was interrupted');
+        const t = performance.now();
+        const data = await runBatches(model, vs, run.order, k, sizes, (views, ms) => {
+          done += views;
+          onProgress?.(done, total, { label: run.label, batchViews: views, batchMs: ms });
+        });
+        got = { logits: data, seconds: Math.round(performance.now() - t) / 1000 };
+        await journal?.put(s, c, data, got.seconds);
+        ran += 1;
+      }
+      for (let r = 0; r < held; r++) all.set(got.logits.subarray(r * n, (r + 1) * n), run.order[k + r] * n);
+      k += held;
+      spent += got.seconds;
+    }
+    logits.push(all);
+    seconds[run.label] = Math.round(spent * 1000) / 1000;
   }
   const results = logits.map((data) => argmaxMargins(data, rows.length, n));
 
@@ -151,7 +209,7 @@ export async function certifyInPage({ model, views, onProgress, batchSizes, seed
     if (!ok) failures.push({ ...row, witness: rows[i].witness ?? null });
     if (margin < minMargin) { minMargin = margin; minAt = i; }
   }
-  return buildCertificate({
+  const cert = buildCertificate({
     model, manifestSha256: await manifestDigest(model.manifest),
     runs: runs.map((r) => ({
       label: r.label, batches: r.sizes.length, batch_sizes: [Math.min(...r.sizes), Math.max(...r.sizes)],
@@ -165,6 +223,11 @@ export async function certifyInPage({ model, views, onProgress, batchSizes, seed
       min_margin: minMargin, min_margin_view: viewKey(rows[minAt].view), min_margin_step: stepKey(rows[minAt].step),
     },
     perView,
-    time: { started, finished: isoNow(), seconds_by_run: seconds },
+    time: {
+      started, finished: isoNow(), seconds_by_run: seconds,
+      ...(journal ? { resumed: { chunks: journal.resumedChunks, view_runs: journal.resumedViews } } : {}),
+    },
   });
+  await journal?.finish();
+  return cert;
 }
