@@ -14,7 +14,7 @@ from .parse import parse_equation, parse_poly
 from .poly import Poly
 from .qpoly import QPoly
 from .rational import Q
-from .realroots import DEFAULT_DIGITS, RealRoot, decimal_text, real_roots
+from .realroots import DEFAULT_DIGITS, RealRoot, real_roots
 from .solving import Root, roots_of
 
 
@@ -136,15 +136,19 @@ class Solved(Result):
             lines.append(line + (f"  ≈ {near}" if near else ""))
         for u in self.unsolved:
             for r in (r for r in self.real_roots if r.factor is u.factor):
-                lo, hi = (decimal_text(n, len(d) - 1) if isinstance(d, str) else str(n) for n, d in (r.lower, r.upper))
+                lo, hi = r.interval_text
                 lines.append(
                     f"{var} ≈ {r.approx_text}  (a root of {u.factor}"
                     + (f", multiplicity {r.multiplicity}" if r.multiplicity > 1 else "")
                     + f"; proven in [{lo}, {hi}])"
                 )
-            k = u.degree - sum(1 for r in self.real_roots if r.factor is u.factor)
-            if k:
-                lines.append(f"{k} non-real root{'s' if k > 1 else ''} of {u.factor} (no closed form here)")
+            real = sum(1 for r in self.real_roots if r.factor is u.factor)
+            state = "proven irreducible" if u.proven else "not proven irreducible"
+            each = f", each of multiplicity {u.multiplicity}" if u.multiplicity > 1 else ""
+            lines.append(
+                f"{u.factor}: degree {u.degree}, {state}, no closed form here: "
+                f"{real} real root{'' if real == 1 else 's'}, {u.degree - real} non-real{each}"
+            )
         if any(r.kind != "rational" and not r.value.simplified for r in self.roots):
             lines.append("note: a radicand could not be proven square-free by trial division (primes < 1000)")
         return "\n".join(lines) if lines else "no roots"

@@ -22,14 +22,17 @@ from .poly import Poly
 from .refine import TEN, Bracket, refine_many
 
 DEFAULT_DIGITS = 15  # decimal digits of a real root when the caller does not say
+SORT_LIMIT = 64  # more real roots than this are listed factor by factor
 
 
 @dataclass
 class RealRoot:
     factor: Poly
     multiplicity: int
-    lower: tuple  # (numerator Z, denominator as a decimal string or a Z)
-    upper: tuple
+    lower: Z  # the interval [lower/den, upper/den] holds the root and no other root of factor
+    upper: Z
+    den: Z  # 10^scale for a refined root (a literal of the grid), q for a rational root p/q
+    scale: int | None  # None: a rational root, exact (lower = upper)
     approx: Z  # floor(root * 10^digits)
     digits: int
     exact: object = None  # the rational root (Q) of a linear factor
@@ -37,7 +40,14 @@ class RealRoot:
 
     @property
     def interval(self) -> list[str]:
-        return [_fraction(*self.lower), _fraction(*self.upper)]
+        return [f"{self.lower}/{self.den}", f"{self.upper}/{self.den}"]
+
+    @property
+    def interval_text(self) -> list[str]:
+        """The ends as decimals (a refined root's ends are exact decimals) or fractions."""
+        if self.scale is None:
+            return [str(self.exact)] * 2
+        return [decimal_text(self.lower, self.scale), decimal_text(self.upper, self.scale)]
 
     @property
     def approx_text(self) -> str:
@@ -53,10 +63,6 @@ class RealRoot:
         }
 
 
-def _fraction(num: Z, den) -> str:
-    return f"{num}/{den}"
-
-
 def decimal_text(k: Z, digits: int) -> str:
     """k / 10^digits written with `digits` digits after the point (reading k's digits)."""
     body = str(k).lstrip("-").rjust(digits + 1, "0")
@@ -65,8 +71,8 @@ def decimal_text(k: Z, digits: int) -> str:
 
 
 def real_roots(factors: list, digits: int) -> tuple[list[RealRoot], int]:
-    """(real roots grouped by factor, ascending within each factor; the number of non-real
-    roots counted with multiplicity) for [(g, multiplicity)] irreducible primitive factors."""
+    """(the real roots in increasing order; the number of non-real roots counted with
+    multiplicity) for [(g, multiplicity)] irreducible primitive factors."""
     if type(digits) is not int or digits < 0:
         raise ValueError("digits must be a non-negative int")
     if not factors:
@@ -105,7 +111,33 @@ def real_roots(factors: list, digits: int) -> tuple[list[RealRoot], int]:
             k = next(k for k, (h, _) in enumerate(others) if h is g)
             out += found[k]
     nonreal = sum(m * (g.degree - len(found[k])) for k, (g, m) in enumerate(others))
-    return out, nonreal
+    return _ascending(out), nonreal
+
+
+def _ascending(roots: list[RealRoot]) -> list[RealRoot]:
+    """Sorted by value: every pair's truncations compared by the sign of their difference (one
+    batch), ties (roots of two factors closer than 10^-N) by their intervals' lower ends,
+    cross-multiplied (one more).  Over SORT_LIMIT roots: by factor, each factor's in order."""
+    r = len(roots)
+    if r < 2 or r > SORT_LIMIT:
+        return roots
+    pairs = [(i, j) for i in range(r) for j in range(i + 1, r)]
+    diff = dict(zip(pairs, batch([("-", roots[i].approx, roots[j].approx) for i, j in pairs])))
+    ties = [(i, j) for (i, j), d in diff.items() if d.is_zero]
+    if ties:
+        cross = batch(
+            [("*", roots[i].lower, roots[j].den) for i, j in ties]
+            + [("*", roots[j].lower, roots[i].den) for i, j in ties]
+        )
+        for k, t in enumerate(batch([("-", cross[k], cross[len(ties) + k]) for k in range(len(ties))])):
+            diff[ties[k]] = t
+    below = [sum(1 for j in range(r) if j != i and _sign(diff, j, i) < 0) for i in range(r)]
+    return [roots[i] for i in sorted(range(r), key=lambda i: (below[i], i))]
+
+
+def _sign(diff: dict, i: int, j: int) -> int:
+    """sign(root_i - root_j) from the computed differences (reading signs)."""
+    return diff[i, j].sign if (i, j) in diff else -diff[j, i].sign
 
 
 def _rational(linear: list, digits: int) -> list[RealRoot]:
@@ -120,8 +152,7 @@ def _rational(linear: list, digits: int) -> list[RealRoot]:
     scaled = batch([("*", q.num, scale) for q in qs])
     floors = batch([("//", v, q.den) for v, q in zip(scaled, qs)])
     return [
-        RealRoot(g, m, (q.num, q.den), (q.num, q.den), k, digits, exact=q)
-        for (g, m), q, (k, _) in zip(linear, qs, floors)
+        RealRoot(g, m, q.num, q.num, q.den, None, k, digits, exact=q) for (g, m), q, (k, _) in zip(linear, qs, floors)
     ]
 
 
@@ -143,14 +174,14 @@ def _irrational(others: list, owners: list, ends: list, digits: int) -> list[lis
     lowered = batch([("-", flipped[3 * j + 2], one) for j in range(len(neg))]) if neg else []
     per: list[list] = [[] for _ in others]
     for k, ((i, side), (S, X)) in enumerate(zip(owners, ends)):
-        den = "1" + "0" * S  # the grid's denominator 10^S, written out
+        den = ctx.const(10**S, TEN)
         if side > 0:
-            lo, hi, a = (X, den), (tops[k], den), approx[k]
+            lo, hi, a = X, tops[k], approx[k]
         else:
             j = neg.index(k)
-            lo, hi, a = (flipped[3 * j], den), (flipped[3 * j + 1], den), lowered[j]
+            lo, hi, a = flipped[3 * j], flipped[3 * j + 1], lowered[j]
         g, m = others[i]
-        per[i].append((side, RealRoot(g, m, lo, hi, a, digits)))
+        per[i].append((side, RealRoot(g, m, lo, hi, den, S, a, digits)))
     # negative roots first, in increasing order (the cells of g(-x) came in decreasing order of
     # the roots of g), then the positive ones as found
     return [[r for s, r in reversed(rs) if s < 0] + [r for s, r in rs if s > 0] for rs in per]

@@ -18,7 +18,7 @@ import math
 from ..errors import InputError
 from .integer import Z, batch, product_all, products
 from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
-from .modp import inverse, symmetric
+from .modp import inverse, symmetric_many
 from .poly import Poly, mod_eval_many, mods, reduce_all
 from .rational import Q
 
@@ -231,17 +231,24 @@ def _by_hensel(f: Poly) -> list[Q]:
         simple = [r for r, v in zip(residues, mod_eval_many([(f, r) for r in residues], P)) if v.is_zero]
         if any(v.is_zero for v in mod_eval_many([(df, r) for r in simple], P)):
             continue  # a repeated root mod p: this prime cannot separate
-        lifted, m = _lift_all(f, df, simple, P, p, bound)
-        if not lifted:
-            return []
-        us = [symmetric(v, m) for v in mods(products([(f.lc, r) for r in lifted]), m)]
-        cands = [Q(u, f.lc) for u in us]
-        values = f.eval_homogeneous_many([(c.num, c.den) for c in cands])
-        return [c for c, v in zip(cands, values) if v.is_zero]
+        return _lift_all(f, df, simple, P, p, bound)
     raise InputError(
         f"no prime among the first {len(HENSEL_PRIMES)} separates the roots of this "
         f"polynomial modulo p; its rational roots cannot be searched"
     )
+
+
+def _candidates(f: Poly, rs: list, m: Z) -> list[Q]:
+    """The rational roots among the lifted roots rs mod m: lc*r as a symmetric residue u is
+    lc*root when m is large enough; a root p/q has p | a_0 and q | lc, so u | lc*a_0 (one
+    division each) before the exact test q^n f(p/q) = 0."""
+    us = symmetric_many(mods(products([(f.lc, r) for r in rs]), m), m)
+    la0 = f.lc * f.at(0)
+    live = [(i, u) for i, u in enumerate(us) if not u.is_zero]
+    live = [(i, u) for (i, u), (_, rem) in zip(live, batch([("//", la0, u) for _, u in live])) if rem.is_zero]
+    cands = [(i, Q(u, f.lc)) for i, u in live]
+    values = f.eval_homogeneous_many([(c.num, c.den) for _, c in cands])
+    return [(i, c) for (i, c), v in zip(cands, values) if v.is_zero]
 
 
 def _max_abs(values: list) -> Z:
@@ -270,21 +277,29 @@ def _precisions(p: int, bound: Z) -> list[int]:
     return out
 
 
-def _lift_all(f: Poly, df: Poly, rs: list, P: Z, p: int, bound: Z) -> tuple[list, Z]:
+def _lift_all(f: Poly, df: Poly, rs: list, P: Z, p: int, bound: Z) -> list[Q]:
     """Newton-Hensel for all simple roots side by side: a root r mod p^e becomes a root mod
-    p^(e'), e' <= 2e, until the modulus exceeds the bound.
+    p^(e'), e' <= 2e, until the modulus exceeds the bound; after every step the roots whose
+    candidate is already a rational root are taken out (early detection: small roots are
+    found after a step or two, not at the full bound).
 
     The inverse of f'(r) is lifted alongside by Newton's iteration s <- s(2 - f'(r)s), so only
     the first one needs an extended Euclid (modulo the small prime)."""
     if not rs:
-        return [], P
+        return []
     ss = [inverse(d, P) for d in mod_eval_many([(df, r) for r in rs], P)]
     two = f.ctx.const(2, "the 2 of Newton's inverse iteration")
-    m = P
+    found = []
     for e in _precisions(p, bound):
         m = P**e
         fr = mod_eval_many([(f, r) for r in rs], m)
         rs = mods(batch([("-", r, t) for r, t in zip(rs, products(list(zip(fr, ss))))]), m)
+        hits = _candidates(f, rs, m)
+        found += [c for _, c in hits]
+        keep = [i for i in range(len(rs)) if i not in {i for i, _ in hits}]
+        rs, ss = [rs[i] for i in keep], [ss[i] for i in keep]
+        if not rs:
+            break
         dr = mod_eval_many([(df, r) for r in rs], m)
         ss = mods(products(list(zip(ss, batch([("-", two, t) for t in products(list(zip(dr, ss)))])))), m)
-    return rs, m
+    return found

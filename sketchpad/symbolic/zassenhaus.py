@@ -19,19 +19,15 @@
 
 from __future__ import annotations
 
-import math
-from itertools import combinations
-
 from ..errors import InputError
 from .cantor_zassenhaus import distinct_degree, factor_mod_p, monic_mod_p
-from .hensel import lift
-from .integer import Z, batch, products, sums
+from .hensel import lifts
 from .intfactor import PRIMES
-from .modp import mul_many, symmetric_many
-from .poly import Poly, mods
+from .poly import Poly
+from .recombine import Piece, factor_bound, search
 from .roots import squarefree_primes
 
-MAX_PRIMES = 3  # primes whose degree patterns are compared
+MAX_PRIMES = 2  # primes whose degree patterns are compared
 FEW_FACTORS = 4  # ... unless one already gives this few modular factors
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
@@ -70,8 +66,24 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
         raise InputError(f"no prime among the first {len(CANDIDATE_PRIMES)} keeps this polynomial square-free mod p")
     _, P, q, fm, ddf = chosen
     modular = factor_mod_p(fm, P, q, ddf)
-    lifted, M = lift(f, modular, P, q, _bound(f))
-    return _recombine(f, lifted, M, allowed)
+    Bf = factor_bound(f)
+    done, pieces = [], [Piece(f, list(range(len(modular))), Bf)]
+    for lifted, m in lifts(f, modular, P, q, Bf + Bf + ctx.const(1, "one")):
+        open_ = []
+        for piece in pieces:
+            if piece.settled:
+                done.append(piece.G)
+                continue
+            met = (m - (piece.bound + piece.bound)).sign > 0
+            irreducible, rest = search(piece, lifted, m, allowed, exhaustive=met)
+            done += irreducible
+            open_ += rest
+        pieces = open_
+        if all(p.settled for p in pieces):
+            break
+    if not all(p.settled for p in pieces):  # cannot happen: the last modulus exceeds 2 B(f)
+        raise ArithmeticError("internal error: a piece was left unsearched at the full bound")
+    return done + [p.G for p in pieces]
 
 
 def _subset_sums(degrees: list[int]) -> set[int]:
@@ -79,63 +91,3 @@ def _subset_sums(degrees: list[int]) -> set[int]:
     for d in degrees:
         out |= {s + d for s in out}
     return out
-
-
-def _bound(f: Poly) -> Z:
-    """2B + 1 with B = C(n-1, floor((n-1)/2)) * (isqrt(sum of squares) + 1), on the sheet.
-
-    For a proper factor g of f (degree d <= n-1) the candidate G = lc(f)/lc(g) * g is
-    lc(f) * prod (x - a) over the roots a of g, so |G_j| <= |lc(f)| * C(d, j) * prod max(1, |a|)
-    <= C(d, j) * M(f) <= C(n-1, floor((n-1)/2)) * ||f||_2 (M the Mahler measure, at most the
-    2-norm; the roots of g are roots of f).  The same holds for the cofactors met later, whose
-    Mahler measure is at most M(f)."""
-    ctx = f.ctx
-    cs = list(f.terms.values())
-    (ss,) = sums([products([(c, c) for c in cs])])
-    norm = ss.isqrt() + ctx.const(1, "one")
-    n = f.degree
-    binom = ctx.const(math.comb(n - 1, (n - 1) // 2), "the binomial C(n-1, (n-1)/2) of the factor bound")
-    B = binom * norm
-    return B + B + ctx.const(1, "one")
-
-
-def _recombine(f: Poly, lifted: list, M: Z, allowed: set[int]) -> list[Poly]:
-    ctx = f.ctx
-    zero = ctx.const(0, "zero")
-    T = list(range(len(lifted)))
-    deg = [g.degree for g in lifted]
-    const = [g.terms.get(0, zero) for g in lifted]
-    found = []
-    size = 1
-    while 2 * size <= len(T):
-        b, f0 = f.lc, f.at(0)
-        bf0 = b * f0
-        subsets = [S for S in combinations(T, size) if sum(deg[i] for i in S) in allowed]
-        # trailing-coefficient test for every subset of this size together
-        vals = [b] * len(subsets)
-        for j in range(size):
-            vals = mods(products([(v, const[S[j]]) for v, S in zip(vals, subsets)]), M)
-        syms = symmetric_many(vals, M)
-        live = [(S, u) for S, u in zip(subsets, syms) if not u.is_zero]
-        rems = batch([("//", bf0, u) for _, u in live])
-        passing = [S for (S, _), (_, r) in zip(live, rems) if r.is_zero]
-        for S in passing:
-            if not set(S) <= set(T):
-                continue  # a factor found in this round used one of its modular factors
-            g = Poly.const(f.lc, f.var)
-            for i in S:
-                (g,) = mul_many([(g, lifted[i])], M)
-            coeffs = symmetric_many(list(g.terms.values()), M)
-            G = g._new(dict(zip(g.terms, coeffs))).primitive()[1]
-            quotient = f.exact_quotient(G)
-            if quotient is None:
-                continue
-            found.append(G)
-            f = quotient
-            T = [i for i in T if i not in S]
-            b, f0 = f.lc, f.at(0)
-            bf0 = b * f0
-        size += 1
-    if f.degree > 0:
-        found.append(f)  # no subset of at most half the rest splits it: irreducible
-    return found
