@@ -26,8 +26,10 @@ from .rational import Q
 # method="divisors" accepts up to the LIMIT values
 MAX_CANDIDATES, MAX_CANDIDATES_LIMIT = 64, 4000
 MAX_TRIAL_DIGITS, MAX_TRIAL_DIGITS_LIMIT = 6, 12
-SQUAREFREE_PRIMES = 8
+SQUAREFREE_PRIMES = 8  # primes whose residues are looked at ...
+SQUAREFREE_TRIED = 4  # ... of which at most this many (not dividing lc) run the Euclidean algorithm
 HENSEL_PRIMES = PRIMES[:60]
+NO_ROOT_PRIMES = 5  # primes looked at for a proof that there is no rational root
 
 
 def squarefree_part(f: Poly) -> Poly:
@@ -47,9 +49,10 @@ def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
     return bool(squarefree_primes(f, primes, first=True))
 
 
-def squarefree_primes(f: Poly, primes: list[int], first: bool = False) -> list[int]:
+def squarefree_primes(f: Poly, primes: list[int], first: bool = False, at_most: int | None = None) -> list[int]:
     """The p in `primes` not dividing lc(f) with gcd(f, f') = 1 over Z/p (with first=True: stop
-    at the first one found).
+    at the first one found; with at_most: only the first at_most primes not dividing lc(f)
+    are tried).
 
     The Euclidean algorithms modulo all the primes run side by side (one batch per step for
     all of them) with pseudo-remainders lc(b)*a - lc(a)*x^k*b, so no inverse mod p is needed:
@@ -57,7 +60,7 @@ def squarefree_primes(f: Poly, primes: list[int], first: bool = False) -> list[i
     ctx = f.ctx
     Ps = [(ctx.const(p, "a small prime for the square-free test"), p) for p in primes]
     lc_rem = batch([("//", f.lc, P) for P, _ in Ps])
-    Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero]
+    Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero][:at_most]
     df = f.derivative()
     pairs = reduce_all([(g, P) for P, _ in Ps for g in (f, df)])
     state = [(pairs[2 * i], pairs[2 * i + 1], P) for i, P in enumerate(Ps)]
@@ -218,20 +221,30 @@ def square_part(n: Z) -> tuple[Z, Z, bool]:
 
 
 def _by_hensel(f: Poly) -> list[Q]:
+    """A prime p modulo which every root of f is simple, its roots lifted (_lift_all).  A
+    rational root is a root modulo every prime not dividing lc(f), so a prime without roots
+    proves there is none: up to NO_ROOT_PRIMES such primes are looked at first."""
     ctx = f.ctx
     df = f.derivative()
     height = abs(f.lc) + _max_abs(list(f.terms.values()))
     bound = height + height  # M must exceed 2H
+    chosen, seen = None, 0
     for p in HENSEL_PRIMES:
         P = ctx.const(p, "a small prime for Hensel lifting")
         if P.divides(f.lc):
             continue
         residues = [ctx.const(r, "a residue mod a small prime") for r in range(p)]
         # f at every residue, then f' at the roots found: each a handful of batches
-        simple = [r for r, v in zip(residues, mod_eval_many([(f, r) for r in residues], P)) if v.is_zero]
-        if any(v.is_zero for v in mod_eval_many([(df, r) for r in simple], P)):
-            continue  # a repeated root mod p: this prime cannot separate
-        return _lift_all(f, df, simple, P, p, bound)
+        roots = [r for r, v in zip(residues, mod_eval_many([(f, r) for r in residues], P)) if v.is_zero]
+        if not roots:
+            return []  # no root modulo p: no rational root
+        seen += 1
+        if chosen is None and not any(v.is_zero for v in mod_eval_many([(df, r) for r in roots], P)):
+            chosen = (roots, P, p)  # every root simple modulo p: this prime can separate them
+        if chosen is not None and seen >= NO_ROOT_PRIMES:
+            return _lift_all(f, df, chosen[0], chosen[1], chosen[2], bound)
+    if chosen is not None:
+        return _lift_all(f, df, chosen[0], chosen[1], chosen[2], bound)
     raise InputError(
         f"no prime among the first {len(HENSEL_PRIMES)} separates the roots of this "
         f"polynomial modulo p; its rational roots cannot be searched"

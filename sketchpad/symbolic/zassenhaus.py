@@ -4,8 +4,9 @@
    one's distinct-degree factorisation gives the degrees its factors can have (sums of
    subsets of the modular degrees).  The intersection over the primes tried is the set of
    degrees a factor over Z can have ("degree pruning"); when it holds no degree strictly
-   between 0 and n, f is irreducible and nothing more is needed.  Of the primes tried, the
-   one with the fewest modular factors is used.
+   between 0 and n, f is irreducible and nothing more is needed (up to five primes, stopping
+   when one rules out no further degree).  Of the primes tried, the one with the fewest
+   modular factors is used.
 2. The factors mod p (Cantor-Zassenhaus) are lifted to M = p^K > 2B (hensel.py), with
    B = C(n-1, floor((n-1)/2)) * (isqrt(sum a_i^2) + 1): every coefficient of the candidate
    lc(f)/lc(g) * g of any proper factor g is at most B in size (see _bound).
@@ -27,13 +28,14 @@ from .poly import Poly
 from .recombine import Piece, factor_bound, search
 from .roots import squarefree_primes
 
-MAX_PRIMES = 2  # primes whose degree patterns are compared
-FEW_FACTORS = 4  # ... unless one already gives this few modular factors
+MAX_PRIMES = 5  # primes whose degree patterns are compared (a DDF mod p costs far less than a lift)
+FEW_FACTORS = 4  # ... unless one already gives this few modular factors (after two primes)
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
 def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
-    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 2).
+    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 4,
+    without rational roots: factor.py takes those out first).
 
     `primes`: odd primes not dividing lc(f) modulo which f is known to be square-free."""
     n = f.degree
@@ -45,14 +47,15 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
         if not pool:
             if not rest:
                 break
-            pool, rest = squarefree_primes(f, rest[:8]), rest[8:]  # side by side, 8 at a time
+            pool, rest = squarefree_primes(f, rest[:8], at_most=2), rest[8:]  # side by side, 2 at a time
             continue
         q = pool.pop(0)
         P = ctx.const(q, "a small prime for factoring mod p")
         fm = monic_mod_p(f, P, q)
         ddf = distinct_degree(fm, P, q)
         degrees = [d for d, F in ddf[0] for _ in range(F.degree // d)]
-        sums_ = _subset_sums(degrees)
+        sums_ = _subset_sums(degrees) - {1, n - 1}  # f has no rational root left: no factor of degree 1
+        before = allowed
         allowed = sums_ if allowed is None else allowed & sums_
         count = len(degrees)
         if chosen is None or count < chosen[0]:
@@ -60,8 +63,10 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
         tried += 1
         if not any(0 < d < n for d in allowed):
             return [f]  # irreducible: no degree of a proper factor is possible
-        if count <= FEW_FACTORS:
+        if count <= FEW_FACTORS and tried >= 2:
             break  # recombining so few costs less than another prime's factorisation
+        if before is not None and allowed == before:
+            break  # this prime ruled out no degree: the pattern has settled (f likely splits)
     if chosen is None:
         raise InputError(f"no prime among the first {len(CANDIDATE_PRIMES)} keeps this polynomial square-free mod p")
     _, P, q, fm, ddf = chosen
