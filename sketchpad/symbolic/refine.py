@@ -264,5 +264,7 @@ def _round(live: list[Bracket], digits: int, stages: list[int], slowest: int) ->
     for b, width in zip(right, batch([("-", b.H, b.L) for b in right]) if right else []):
         b.D = width
     for b, pts, vs in zip(cuts, cut_pts, vals[len(chords) :]):
-        k = next(k for k in range(10) if vs[k].sign != vs[k + 1].sign)
+        k = next((k for k in range(10) if vs[k].sign != vs[k + 1].sign), None)
+        if k is None:  # the ends had opposite signs, so some tenth must: the arithmetic is inconsistent
+            raise ArithmeticError("internal error: no sign change in any tenth of a bracket whose ends change sign")
         b.s, b.L, b.H, b.vL, b.vH = b.s + 1, pts[k], pts[k + 1], vs[k], vs[k + 1]
