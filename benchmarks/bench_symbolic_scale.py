@@ -48,9 +48,11 @@ def text_of(cs: list[int]) -> str:
 
 
 def timed(call):
-    t = time.perf_counter()
+    """(result, CPU seconds, wall seconds): the machine is shared (load 10-20 on 2 cores while
+    others test), so the CPU seconds of this process are the comparable figure; SymPy's too."""
+    t, c = time.perf_counter(), time.process_time()
     out = call()
-    return out, time.perf_counter() - t
+    return out, time.process_time() - c, time.perf_counter() - t
 
 
 def sympy_factor_time(cs: list[int]) -> float:
@@ -95,8 +97,42 @@ def random_product(seed: int) -> list[int]:
             return out
 
 
+class Report(list):
+    """The report's lines, rewritten to `path` after every change: a long run interrupted (or
+    cut short on a busy machine) still leaves every row it measured."""
+
+    def __init__(self, path: str | None):
+        super().__init__()
+        self.path = path
+
+    def _save(self) -> None:
+        if self.path:
+            with open(self.path, "w") as f:
+                f.write("\n".join(self) + "\n")
+
+    def append(self, line) -> None:
+        super().append(line)
+        self._save()
+
+    def __iadd__(self, more):
+        super().__iadd__(more)
+        self._save()
+        return self
+
+
+PART = (0, 1)  # --part I/M: every M-th item from the I-th, to share a section among processes
+
+
+def part(items: list) -> list:
+    return list(items)[PART[0] :: PART[1]]
+
+
 def row(cells) -> str:
     return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def ratio(ours: float, theirs: float) -> str:
+    return f"{ours / max(theirs, 1e-6):,.0f}"
 
 
 def fmt(v: float) -> str:
@@ -109,22 +145,23 @@ def section_corpus(lines: list, quick: bool) -> None:
     polys = json.load(open(CORPUS))["polynomials"]
     if quick:
         polys = polys[::25]
+    numbered = part(list(enumerate(polys)))  # the corpus index stays the same whatever --part
     lines += [
         "## 1. The SymPy corpus",
         "",
-        f"- {len(polys)} polynomials; load average {load()} at start",
+        f"- {len(numbered)} of {len(polys)} polynomials (part {PART[0]}/{PART[1]}); load average {load()} at start",
         "",
         "| # | degree | factor s | SymPy s | ratio | ops | batches | same as SymPy | real roots to 50 digits s | "
         "SymPy s | roots checked |",
         "|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|",
     ]
     slow, wrong, bad = 0, 0, 0
-    for i, p in enumerate(tqdm(polys, desc="corpus", file=sys.stderr)):
+    for i, p in tqdm(numbered, desc="corpus", file=sys.stderr):
         cs = [int(c) for c in p["coefficients"]]
-        r, t = timed(lambda: factor(text_of(cs), "reference", max_operations=BUDGET))
+        r, t, _ = timed(lambda: factor(text_of(cs), "reference", max_operations=BUDGET))
         ts = sympy_factor_time(cs)
         same = ours_matches_sympy(r, cs)
-        s, tr = timed(lambda: solve(text_of(cs), "reference", digits=DIGITS, max_operations=BUDGET))
+        s, tr, _ = timed(lambda: solve(text_of(cs), "reference", digits=DIGITS, max_operations=BUDGET))
         try:
             check_real_roots(s, cs, DIGITS)
             checked = "yes"
@@ -134,13 +171,13 @@ def section_corpus(lines: list, quick: bool) -> None:
         wrong += not same
         lines.append(
             row(
-                [i, len(cs) - 1, fmt(t), f"{ts:.4f}", f"{t / ts:,.0f}", f"{r.operations:,}", f"{r.batches:,}"]
+                [i, len(cs) - 1, fmt(t), f"{ts:.4f}", ratio(t, ts), f"{r.operations:,}", f"{r.batches:,}"]
                 + ["yes" if same else "**NO**", fmt(tr), f"{sympy_roots_time(cs, DIGITS):.4f}", checked]
             )
         )
     lines += [
         "",
-        f"- over 2 s: {slow} of {len(polys)}; factorisations differing from SymPy's: {wrong}; "
+        f"- over 2 s: {slow} of {len(numbered)}; factorisations differing from SymPy's: {wrong}; "
         f"real roots failing the check: {bad}; load average {load()} at end",
         "",
     ]
@@ -162,7 +199,7 @@ def section_binomials(lines: list, quick: bool) -> None:
         ok = True
         for sign in (-1, 1):
             cs = [1] + [0] * (n - 1) + [sign]
-            r, t = timed(lambda: factor(text_of(cs), "reference", max_operations=BUDGET))
+            r, t, _ = timed(lambda: factor(text_of(cs), "reference", max_operations=BUDGET))
             ok &= ours_matches_sympy(r, cs)
             worst = max(worst, t)
             cells += [len(r.factors), fmt(t), f"{sympy_factor_time(cs):.4f}"]
@@ -172,25 +209,25 @@ def section_binomials(lines: list, quick: bool) -> None:
 
 
 def section_products(lines: list, quick: bool, model_sample: int) -> None:
-    seeds = range(2) if quick else range(12)
+    seeds = part(range(2) if quick else range(12))
     lines += [
         "## 3. Products of 3-6 random irreducibles (degree <= 25, coefficients < 10^15)",
         "",
         f"- load average {load()} at start; `random_product(seed)` in this script",
         "",
-        "| seed | degree | factors | stepper | seconds | SymPy s | ratio | ops | forward passes | batches | "
+        "| seed | degree | factors | stepper | CPU s | wall s | SymPy s | ratio | ops | forward passes | batches | "
         "same as SymPy |",
-        "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
+        "|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for seed in tqdm(seeds, desc="products", file=sys.stderr):
         cs = random_product(seed)
         ts = sympy_factor_time(cs)
         steppers = ["reference"] + (["model"] if seed < model_sample else [])
         for st in steppers:
-            r, t = timed(lambda: factor(text_of(cs), st, max_operations=BUDGET))
+            r, t, wall = timed(lambda: factor(text_of(cs), st, max_operations=BUDGET))
             lines.append(
                 row(
-                    [seed, len(cs) - 1, len(r.factors), st, fmt(t), f"{ts:.4f}", f"{t / ts:,.0f}"]
+                    [seed, len(cs) - 1, len(r.factors), st, fmt(t), fmt(wall), f"{ts:.4f}", ratio(t, ts)]
                     + [f"{r.operations:,}", f"{r.forward_passes:,}", f"{r.batches:,}"]
                     + ["yes" if ours_matches_sympy(r, cs) else "**NO**"]
                 )
@@ -199,14 +236,14 @@ def section_products(lines: list, quick: bool, model_sample: int) -> None:
 
 
 def _roots_row(name: str, cs: list[int], stepper: str = "reference", digits: int = DIGITS) -> list:
-    s, t = timed(lambda: solve(text_of(cs), stepper, digits=digits, max_operations=BUDGET))
+    s, t, wall = timed(lambda: solve(text_of(cs), stepper, digits=digits, max_operations=BUDGET))
     try:
         check_real_roots(s, cs, digits)
         ok = "yes"
     except AssertionError as e:
         ok = f"**NO** {e}"
     ts = sympy_roots_time(cs, digits)
-    return [name, len(cs) - 1, stepper, len(s.real_roots), fmt(t), f"{ts:.4f}", f"{t / ts:,.0f}"] + [
+    return [name, len(cs) - 1, stepper, len(s.real_roots), fmt(t), fmt(wall), f"{ts:.4f}", ratio(t, ts)] + [
         f"{s.operations:,}",
         f"{s.forward_passes:,}",
         f"{s.batches:,}",
@@ -246,22 +283,26 @@ def section_roots(lines: list, quick: bool) -> None:
         "the width is <= 10^-50, the approximation is the root truncated toward the lower end, "
         "SymPy's root (mpmath, 70 digits) agrees, the real-root count is SymPy's",
         "",
-        "| polynomial | degree | stepper | real roots | seconds | SymPy s | ratio | ops | forward passes | batches | "
+        "| polynomial | degree | stepper | real roots | CPU s | wall s | SymPy s | ratio | ops | forward passes | batches | "
         "checked |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for name, cs, st in tqdm(cases, desc="real roots", file=sys.stderr):
+    for name, cs, st in tqdm(part(cases), desc="real roots", file=sys.stderr):
         lines.append(row(_roots_row(name, cs, st)))
     count = 20 if quick else 200
     rng = random.Random(23)
     failures, total, worst = 0, 0.0, 0.0
-    for _ in tqdm(range(count), desc="random degree <= 12", file=sys.stderr):
+    randoms = []
+    for _ in range(count):
         n = rng.randint(1, 12)
         cs = [rng.randint(-30, 30) for _ in range(n + 1)]
         cs[0] = cs[0] or 1
         if not any(cs[1:]):
             cs[-1] = 1
-        s, t = timed(lambda: solve(text_of(cs), "reference", digits=DIGITS, max_operations=BUDGET))
+        randoms.append(cs)
+    randoms = part(randoms)
+    for cs in tqdm(randoms, desc="random degree <= 12", file=sys.stderr):
+        s, t, _ = timed(lambda: solve(text_of(cs), "reference", digits=DIGITS, max_operations=BUDGET))
         total, worst = total + t, max(worst, t)
         try:
             check_real_roots(s, cs, DIGITS)
@@ -269,8 +310,8 @@ def section_roots(lines: list, quick: bool) -> None:
             failures += 1
     lines += [
         "",
-        f"- {count} random polynomials of degree <= 12 (coefficients in [-30, 30], seed 23): "
-        f"{count - failures} checked, {failures} failed; {total:.1f} s in all, slowest {worst:.2f} s",
+        f"- {len(randoms)} of {count} random polynomials of degree <= 12 (coefficients in [-30, 30], seed 23; "
+        f"part {PART[0]}/{PART[1]}): {len(randoms) - failures} checked, {failures} failed; {total:.1f} CPU s in all, slowest {worst:.2f} CPU s",
         f"- load average {load()} at end",
         "",
     ]
@@ -282,16 +323,22 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="a sample of every section (minutes)")
     ap.add_argument("--only", choices=("corpus", "binomials", "products", "roots"), action="append")
     ap.add_argument("--model-products", type=int, default=3, help="products also run on the model")
+    ap.add_argument("--part", default="0/1", help="I/M: only every M-th item from the I-th of each section")
     args = ap.parse_args()
+    global PART
+    PART = tuple(int(v) for v in args.part.split("/"))
     command = "python " + " ".join(["benchmarks/bench_symbolic_scale.py"] + sys.argv[1:])
-    lines = [
+    lines = Report(args.out)
+    lines += [
         "# Symbolic runtime at SymPy's scale",
         "",
         f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}",
         f"- machine: {machine()}; SymPy {sympy.__version__}",
         f"- command: `{command}`",
+        f"- load average at start: {load()}",
         "- reference = the reference stepper (the runtime's own cost); model = the certified shipped "
-        "model on this CPU; ratio = our seconds / SymPy's seconds",
+        "model on this CPU; seconds are CPU seconds of this process (time.process_time: the machine is "
+        "shared, see the load averages) unless a column says wall; ratio = our CPU s / SymPy's CPU s",
         "",
     ]
     sections = {
@@ -302,11 +349,7 @@ def main() -> int:
     }
     for name in args.only or sections:
         sections[name]()
-    report = "\n".join(lines) + "\n"
-    print(report)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(report)
+    print("\n".join(lines))
     return 0
 
 
