@@ -110,10 +110,35 @@ def test_audit_accounts_for_every_number(call, text):
             v = root.value
             out += [str(v.num), str(v.den)] if root.kind == "rational" else [str(v.A), str(v.B), str(v.C), str(v.E)]
     assert out and all(v in known for v in out), [v for v in out if v not in known]
-    # literals are only the input's coefficients and small structural constants
+    # literals are only the input's coefficients and structural constants: small ones, or
+    # products of primes below 200 (powers of ten for a decimal grid, binomials times powers of
+    # 2 and 3 for Descartes' transforms), never anything carrying a coefficient's value
     for e in r.audit:
         if e["op"] == "literal" and e["why"] != "a coefficient of the input":
-            assert abs(int(e["result"])) <= 10**9, e
+            assert abs(int(e["result"])) <= 10**9 or _smooth(int(e["result"]), 200), e
+            assert abs(int(e["result"])) <= 10**9 or e["why"] in STRUCTURAL, e
+
+
+STRUCTURAL = {
+    "a power of ten (the decimal grid of the refinement)",
+    "a power of five: a dyadic cell on the decimal grid",
+    "a power of two: a dyadic cell's width",
+    "an entry of a Descartes bisection matrix (binomials times powers of 2 and 3, fixed by the degree)",
+    "the binomial C(n-1, (n-1)/2) of the factor bound",
+}
+
+
+def _smooth(v: int, bound: int) -> bool:
+    v = abs(v)
+    for p in range(2, bound):
+        while v % p == 0:
+            v //= p
+    return v == 1
+
+
+def test_the_literal_rule_sees_a_smuggled_number():
+    # fault injection: a big literal with a large prime factor fails the rule
+    assert not _smooth(10**20 + 39, 200) and _smooth(2**70 * 3**5 * 10**40, 200)
 
 
 def test_audit_forward_passes_match_the_stepper():

@@ -120,7 +120,9 @@ def test_cli_expand_factor_solve(capsys):
     assert {"op", "operands", "result", "forward_passes"} <= set(d["audit"][-1])
     assert main(["poly", "solve", "x^3 = 2", "--stepper", "reference", "--audit"]) == 0
     out = capsys.readouterr().out
-    assert "roots of x^3 - 2" in out and "passes]" in out
+    assert "(a root of x^3 - 2; proven in [1.259921049894873, 1.259921049894874])" in out
+    assert "x^3 - 2: degree 3, proven irreducible, no closed form here: 1 real root, 2 non-real" in out
+    assert "passes]" in out
 
 
 @settings(max_examples=150, deadline=None)

@@ -25,6 +25,18 @@ def register(sub):
         help="also list every arithmetic operation: op, operands, result, forward passes",
     )
     p.add_argument("--max-degree", type=int, default=200, help="largest degree allowed (default 200)")
+    p.add_argument(
+        "--digits",
+        type=int,
+        default=None,
+        help="solve: decimal digits of every real root, each proven in an interval of width 10^-N (default 15)",
+    )
+    p.add_argument(
+        "--max-operations",
+        type=int,
+        default=None,
+        help="the budget of arithmetic operations of one call (default 200,000); raise it for big problems",
+    )
     p.set_defaults(func=run)
 
 
@@ -35,13 +47,24 @@ def run(args) -> int:
     expr = sys.stdin.read().strip() if args.expr == "-" else args.expr
     if args.max_degree < 1:
         raise InputError("--max-degree must be positive")
+    options = {"max_degree": args.max_degree}
+    if args.max_operations is not None:
+        if args.max_operations < 1:
+            raise InputError("--max-operations must be positive")
+        options["max_operations"] = args.max_operations
+    if args.digits is not None:
+        if args.action != "solve":
+            raise InputError("--digits applies to poly solve only")
+        if args.digits < 0:
+            raise InputError("--digits must be 0 or more")
+        options["digits"] = args.digits
     # Bad input fails here, before any model is loaded: the reference stepper reads it first.
     (symbolic.parse_equation if args.action == "solve" else symbolic.parse_poly)(
         symbolic.Context("reference", max_degree=args.max_degree), expr
     )
     stepper = stepper_from(args)  # the same stepper choice as `sketchpad solve`
     try:
-        result = getattr(symbolic, args.action)(expr, stepper, max_degree=args.max_degree)
+        result = getattr(symbolic, args.action)(expr, stepper, **options)
     except SketchpadError:
         raise  # bad input (2) or a stepper fault (3): the CLI prints its one line
     except Exception as e:  # an internal fault: one line and exit 2, never a traceback

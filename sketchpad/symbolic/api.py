@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..expr import Limits
-from .context import Context
+from .context import MAX_OPERATIONS, Context
 from .factor import Factorization, factor_poly
 from .parse import parse_equation, parse_poly
 from .poly import Poly
 from .qpoly import QPoly
 from .rational import Q
+from .realroots import DEFAULT_DIGITS, RealRoot, real_roots
 from .solving import Root, roots_of
 
 
@@ -108,27 +109,66 @@ class Factored(Result):
 
 @dataclass
 class Solved(Result):
-    roots: list = field(default_factory=list)  # [Root]
+    roots: list = field(default_factory=list)  # [Root]: exact, closed forms (degrees 1 and 2)
     unsolved: list = field(default_factory=list)  # [Unsolved]: factor, multiplicity, proven, reason
     factorization: Factorization = None
+    real_roots: list = field(default_factory=list)  # [RealRoot]: every real root, to `digits` digits
+    nonreal_roots: int = 0  # degree minus the real roots, with multiplicity
+    digits: int = DEFAULT_DIGITS
 
     def payload(self) -> dict:
         return {
             "roots": [_root_dict(r) for r in self.roots],
             "unsolved": [u.as_dict() for u in self.unsolved],
-            "proven": self.factorization.proven,
+            "real_roots": [r.as_dict() for r in self.real_roots],
+            "nonreal_roots": self.nonreal_roots,
+            "digits": self.digits,
+            "proven": self.factorization.proven and all(r.proven for r in self.real_roots),
             "factored": str(self.factorization),
         }
 
     def __str__(self) -> str:
-        lines = [
-            f"{self.poly.var} = {r}" + (f"  (multiplicity {r.multiplicity})" if r.multiplicity > 1 else "")
-            for r in self.roots
-        ]
-        lines += [f"roots of {u.factor} not solved: {u.reason}" for u in self.unsolved]
+        var = self.poly.var
+        lines = []
+        for r in self.roots:
+            line = f"{var} = {r}" + (f"  (multiplicity {r.multiplicity})" if r.multiplicity > 1 else "")
+            near = self._approx_of(r)
+            lines.append(line + (f"  ≈ {near}" if near else ""))
+        for u in self.unsolved:
+            for r in (r for r in self.real_roots if r.factor is u.factor):
+                lo, hi = r.interval_text
+                lines.append(
+                    f"{var} ≈ {r.approx_text}  (a root of {u.factor}"
+                    + (f", multiplicity {r.multiplicity}" if r.multiplicity > 1 else "")
+                    + f"; proven in [{lo}, {hi}])"
+                )
+            real = sum(1 for r in self.real_roots if r.factor is u.factor)
+            state = "proven irreducible" if u.proven else "not proven irreducible"
+            each = f", each of multiplicity {u.multiplicity}" if u.multiplicity > 1 else ""
+            lines.append(
+                f"{u.factor}: degree {u.degree}, {state}, no closed form here: "
+                f"{real} real root{'' if real == 1 else 's'}, {u.degree - real} non-real{each}"
+            )
         if any(r.kind != "rational" and not r.value.simplified for r in self.roots):
             lines.append("note: a radicand could not be proven square-free by trial division (primes < 1000)")
         return "\n".join(lines) if lines else "no roots"
+
+    def _approx_of(self, root: Root) -> str | None:
+        """The decimal value of a real irrational closed-form root (the larger of a quadratic's
+        two real roots is its '+' one: B > 0, E > 0)."""
+        if root.kind != "irrational":
+            return None
+        value = root.value
+        mine = [r for r in self.real_roots if r.factor.degree == 2 and _same_quadratic(r, value)]
+        if len(mine) != 2:
+            return None
+        return mine[1 if value.sign > 0 else 0].approx_text
+
+
+def _same_quadratic(r: RealRoot, surd) -> bool:
+    """Whether the real root r belongs to the quadratic whose root is `surd` (reading the
+    factor's identity through the Surd's owner, recorded when the roots were made)."""
+    return getattr(surd, "factor", None) is r.factor
 
 
 def _root_dict(r: Root) -> dict:
@@ -180,15 +220,21 @@ def _factor_over_q(p: QPoly, method: str) -> RationalFactorization:
     return RationalFactorization(content, inner)
 
 
-def _context(stepper, limits, max_degree, batching=True) -> Context:
-    return Context(stepper, limits or Limits(), max_degree, batching=batching)
+def _context(stepper, limits, max_degree, batching=True, max_operations=MAX_OPERATIONS) -> Context:
+    return Context(stepper, limits or Limits(), max_degree, max_operations=max_operations, batching=batching)
 
 
 def expand(
-    expr: str, stepper=None, *, limits: Limits | None = None, max_degree: int = 200, batching: bool = True
+    expr: str,
+    stepper=None,
+    *,
+    limits: Limits | None = None,
+    max_degree: int = 200,
+    batching: bool = True,
+    max_operations: int = MAX_OPERATIONS,
 ) -> Expansion:
     """Parse and expand EXPR; every coefficient operation runs on the sheet."""
-    ctx = _context(stepper, limits, max_degree, batching)
+    ctx = _context(stepper, limits, max_degree, batching, max_operations)
     t = time.perf_counter()
     p = parse_poly(ctx, expr)
     return Expansion(expr, p, ctx, time.perf_counter() - t)
@@ -202,10 +248,11 @@ def factor(
     max_degree: int = 200,
     method: str = "auto",
     batching: bool = True,
+    max_operations: int = MAX_OPERATIONS,
 ) -> Factored:
     """Content and irreducible factors over Z, with multiplicities.  With rational coefficients:
     a rational content times primitive integer factors, written "(1/2)*(x - 1)*(x + 1)"."""
-    ctx = _context(stepper, limits, max_degree, batching)
+    ctx = _context(stepper, limits, max_degree, batching, max_operations)
     t = time.perf_counter()
     p = parse_poly(ctx, expr)
     if isinstance(p, QPoly):  # rational coefficients: content over Q, then the integer factors
@@ -225,9 +272,14 @@ def solve(
     max_degree: int = 200,
     method: str = "auto",
     batching: bool = True,
+    max_operations: int = MAX_OPERATIONS,
+    digits: int = DEFAULT_DIGITS,
 ) -> Solved:
-    """All exact roots of EXPR = 0 (or of LHS = RHS): rational, surd and complex."""
-    ctx = _context(stepper, limits, max_degree, batching)
+    """The roots of EXPR = 0 (or of LHS = RHS): exact ones in closed form (rational, surd,
+    complex), and every real root isolated and refined to `digits` decimal digits, proven."""
+    if type(digits) is not int or digits < 0:
+        raise InputError(f"digits must be a non-negative integer, got {digits!r}")
+    ctx = _context(stepper, limits, max_degree, batching, max_operations)
     t = time.perf_counter()
     p = parse_equation(ctx, expr)
     if p.is_zero:
@@ -236,8 +288,9 @@ def solve(
         # rational coefficients: p.num is p with its denominators cleared (times their lcm,
         # computed on the sheet), so it has the same roots; its factors are the integer ones
         f = _factor_over_q(p, method)
-        roots, unsolved = roots_of(f.inner)
+        inner = f.inner
     else:
-        f = factor_poly(p, method=method)
-        roots, unsolved = roots_of(f)
-    return Solved(expr, p, ctx, time.perf_counter() - t, roots, unsolved, f)
+        f = inner = factor_poly(p, method=method)
+    roots, unsolved = roots_of(inner)
+    real, nonreal = real_roots(inner.factors, digits)
+    return Solved(expr, p, ctx, time.perf_counter() - t, roots, unsolved, f, real, nonreal, digits)

@@ -40,8 +40,13 @@ def distinct_degree(f: Poly, P, p: int) -> tuple[list[tuple[int, Poly]], list | 
     half = n // 2
     hs, pw = [xp], None
     if half > 1:
-        # the Frobenius matrix: rows (x^p)^j mod f, j = 0..n-1, by doubling (one batch per level)
+        # the Frobenius matrix: rows (x^p)^j mod f, j = 0..n-1; for p < n each row is the one
+        # before shifted by p with the p spilled terms reduced through f's table (p n products),
+        # otherwise by doubling (full products, one batch per level)
         pw = [Poly.const(ctx.const(1, "one"), f.var), xp]
+        if p < n:
+            while len(pw) < n:
+                pw += M.reduce_many([pw[-1].shift(p)])
         while len(pw) < n:
             have = len(pw) - 1
             top = min(2 * have, n - 1)

@@ -22,13 +22,16 @@ def _text(v) -> str:
     return ("-" if v < 0 else "") + to_digits(v)
 
 
+MAX_OPERATIONS = 200_000  # the default budget of one call; the user can raise it
+
+
 class Context:
     def __init__(
         self,
         stepper=None,
         limits: Limits | None = None,
         max_degree: int = 200,
-        max_operations: int = 200_000,
+        max_operations: int = MAX_OPERATIONS,
         batching: bool = True,
     ):
         from ..steppers import get
@@ -40,6 +43,8 @@ class Context:
             else (stepper if isinstance(stepper, str) else getattr(stepper, "name", type(stepper).__name__))
         )
         self.arith = Arithmetic(stepper=resolved, limits=limits or Limits())
+        if type(max_operations) is not int or max_operations < 1:
+            raise InputError("the operation budget (max_operations) must be a positive integer")
         self.max_degree = max_degree
         # True: independent operations run together (one runtime batch per round, issue 14);
         # False: one at a time, as before (the same numbers; kept for tests and measurement)
@@ -70,8 +75,8 @@ class Context:
         """A value the procedures just computed (only the number types call this)."""
         if len(self.arith.log) > self.max_operations:
             raise InputError(
-                f"this problem needs more than {self.max_operations:,} arithmetic operations; "
-                f"the limit stops it rather than running for hours"
+                f"this problem needs more than {self.max_operations:,} arithmetic operations, the budget; "
+                f"raise it with --max-operations N (max_operations=N in Python)"
             )
         return self._Z(self, value)
 

@@ -3,7 +3,10 @@
 1. content and sign, and the power of x (read off the exponents);
 2. Yun's square-free decomposition (squarefree.py): f = a_1 a_2^2 ... a_k^k, so every
    multiplicity comes from the decomposition;
-3. for each square-free a_i: every rational root (roots.py) gives a linear factor, at any
+   x^n - 1 and x^n + 1 are recognised first: their factors are cyclotomic (structure.py);
+3. for each square-free a_i: Eisenstein's criterion may prove it irreducible at once; when
+   a_i(x) = g(x^k), g is split first and each factor h(x^k) split on (structure.py); every
+   rational root (roots.py) gives a linear factor, at any
    degree and any size; a rest of degree 2 or 3 then has no linear factor and is irreducible;
    a rest of degree >= 4 is factored by Zassenhaus's method (zassenhaus.py: factors modulo a
    small prime by Cantor-Zassenhaus, Hensel lifting, recombination with degree pruning and the
@@ -20,6 +23,7 @@ from .integer import Z
 from .poly import Poly
 from .roots import rational_roots
 from .squarefree import yun
+from .structure import cyclotomic_factors, eisenstein, exponent_gcd, spread, substitute
 from .zassenhaus import factor_squarefree
 
 
@@ -57,6 +61,17 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
         g = g.shift(-g.low)
     if g.degree < 1:
         return Factorization(content, factors)
+    cyclotomic = cyclotomic_factors(g)
+    if cyclotomic is not None:  # x^n - 1 or x^n + 1: square-free, its factors known
+        factors += [(h, 1) for h in cyclotomic]
+        factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))
+        return Factorization(content, factors)
+    k = exponent_gcd(g)
+    if k > 1:  # g = G(x^k): G's factors H (multiplicity m) give H(x^k), split on
+        for H, m in factor_poly(substitute(g, k), method).factors:
+            factors += [(h, m) for h in _split(spread(H, k), method, [], spread_from=k)]
+        factors.sort(key=lambda fm: (fm[0].degree, fm[0].coeffs()))
+        return Factorization(content, factors)
     parts, primes = yun(g)
     for a, m in parts:
         factors += [(h, m) for h in _split(a, method, primes)]
@@ -64,9 +79,24 @@ def factor_poly(f: Poly, method: str = "auto") -> Factorization:
     return Factorization(content, factors)
 
 
-def _split(f: Poly, method: str, primes: list[int]) -> list:
+def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> list:
     """The irreducible factors of a square-free primitive f with f(0) != 0 (`primes`: primes
-    modulo which f is known to be square-free; they stay so for the factors of f)."""
+    modulo which f is known to be square-free; they stay so for the factors of f, and for g
+    when f = g(x^k)).  `spread_from`: f is h(x^k) for a factor h already split (k > 1), so
+    the substitution is not tried again."""
+    if f.degree <= 1:
+        return [f]
+    cyclotomic = cyclotomic_factors(f)
+    if cyclotomic is not None:
+        return cyclotomic
+    if eisenstein(f):
+        return [f]
+    k = exponent_gcd(f)
+    if k > 1 and spread_from == 1:
+        out = []
+        for h in _split(substitute(f, k), method, primes):
+            out += _split(spread(h, k), method, primes, spread_from=k) if h.degree >= 1 else [h]
+        return out
     roots = rational_roots(f, method=method, squarefree=True)
     out = []
     rest = f

@@ -2,14 +2,16 @@
 mod p, becomes the same factorisation modulo M = p^K > bound.
 
 f is first made monic modulo M (times the inverse of its leading coefficient, one extended
-Euclid on the sheet).  The factors are split into two halves, g = prod(first half) and
-h = prod(second half) mod p with Bezout cofactors s*g + t*h = 1 mod p, and (g, h, s, t) are
-lifted together by the quadratic Hensel step (von zur Gathen and Gerhard, Algorithm 15.10)
-through moduli p^e_1 < p^e_2 < ... < p^K (K the least exponent with p^K > bound, the e_i
-from halving K, so each modulus divides the square of the one before and the costliest step
-is no larger than it must be); then each half is lifted the
-same way against its own factors.  Every operation is a polynomial operation modulo p^e from
-modp.py, so all coefficient operations run as batched procedures.
+Euclid on the sheet).  The factors form a tree: a node splits its factors into two halves,
+g = prod(first half) and h = prod(second half) mod p with Bezout cofactors s*g + t*h = 1 mod p,
+and (g, h, s, t) are lifted together by the quadratic Hensel step (von zur Gathen and Gerhard,
+Algorithm 15.10).  The moduli are p^e_1 < p^e_2 < ... < p^K (K the least exponent with
+p^K > bound, the e_i from halving K, so each modulus divides the square of the one before
+and the costliest step is no larger than it must be); at each modulus the whole tree is
+lifted, top down, every node of a depth in the same batches, and the lifted factors are
+handed to the caller, who may stop there (early factor detection, zassenhaus.py).  Every
+operation is a polynomial operation modulo p^e from modp.py, so all coefficient operations
+run as batched procedures.
 """
 
 from __future__ import annotations
@@ -21,21 +23,68 @@ from .modp import divmod_many, inverse, mul_many, reduce_many, xgcd
 from .poly import Poly
 
 
-def lift(f: Poly, factors: list, P: Z, p: int, bound: Z) -> tuple[list, Z]:
-    """(lifted monic factors, M) with f = lc(f) * prod(lifted) mod M and M = p^K > bound."""
+def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
+    """Yield (lifted monic factors in their order, m) for m = p^e_1 < p^e_2 < ... < p^K: the whole
+    factor tree is lifted one precision at a time (every node of a depth in the same batches),
+    so the caller can stop as soon as the factors it needs are found (early detection)."""
     K = _exponent(P, p, bound)
-    exps = []
-    e = K
-    while e > 1:  # K, ceil(K/2), ... : each modulus divides the square of the one before
-        exps.append(e)
+    exps = [K]
+    e = -(-3 * K // 4)  # K, ceil(3K/4), then halving: each modulus divides the square of the one
+    while e > 1:  # before; the 3/4 step is where early detection usually finds every factor
+        if e < exps[-1]:
+            exps.append(e)
         e = (e + 1) // 2
-    moduli = [P] + [P**e for e in reversed(exps)]  # all powers computed on the sheet
-    M = moduli[-1]
+    moduli = [P**e for e in reversed(exps)]  # all powers computed on the sheet
+    M = moduli[-1] if moduli else P
     inv = inverse(f.lc, M)
     if inv is None:  # cannot happen: p does not divide lc(f)
         raise ArithmeticError(f"internal error: lc(f) = {f.lc} is not invertible mod {M}")
     F = reduce_many([f.scale(inv)], M)[0]
-    return _tree(F, factors, moduli, P, p), M
+    root = _Node(list(range(len(factors))), factors, P, p)
+    if not moduli:
+        yield list(factors), P
+    inner_nodes = root.inner()
+    last = None  # the modulus the factors were last lifted to (the cofactors lag behind it)
+    for m in moduli:
+        if last is not None:  # every node's cofactors to the last modulus, all together
+            for n, st in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], last)):
+                n.quad[2:] = st
+        leaves = {}
+        level = [(root, reduce_many([F], m)[0])]
+        while level:
+            inner = [(n, Fm) for n, Fm in level if n.quad is not None]
+            for n, Fm in level:
+                if n.quad is None:
+                    leaves[n.fs[0]] = Fm
+            stepped = _lift_gh([(Fm, *n.quad) for n, Fm in inner], m) if inner else []
+            level = []
+            for (n, _), gh in zip(inner, stepped):
+                n.quad[:2] = gh
+                level += [(n.left, gh[0]), (n.right, gh[1])]
+        last = m
+        yield [leaves[i] for i in range(len(factors))], m
+
+
+class _Node:
+    """A node of the factor tree: the factors fs split into halves g = prod(left), h =
+    prod(right), with Bezout cofactors s g + t h = 1 (all mod p at first, then lifted)."""
+
+    def __init__(self, fs: list[int], factors: list, P: Z, p: int):
+        self.fs = fs
+        self.quad = None
+        if len(fs) == 1:
+            return
+        k = len(fs) // 2
+        g, h = _product([factors[i] for i in fs[:k]], P), _product([factors[i] for i in fs[k:]], P)
+        _, s, t = xgcd(g, h, P, p)
+        self.quad = [g, h, s, t]
+        self.left, self.right = _Node(fs[:k], factors, P, p), _Node(fs[k:], factors, P, p)
+
+    def inner(self) -> list:
+        """This node and every node below it that has two halves."""
+        if self.quad is None:
+            return []
+        return [self] + self.left.inner() + self.right.inner()
 
 
 def _exponent(P: Z, p: int, bound: Z) -> int:
@@ -48,34 +97,6 @@ def _exponent(P: Z, p: int, bound: Z) -> int:
     return K
 
 
-def _tree(F: Poly, factors: list, moduli: list, P: Z, p: int) -> list:
-    """Lift the factor tree level by level: every node of a level split into its two halves
-    and lifted side by side (one set of batches per Hensel step for the whole level)."""
-    nodes = [(F, factors)]
-    while any(len(fs) > 1 for _, fs in nodes):
-        split = [(G, fs) for G, fs in nodes if len(fs) > 1]
-        quads = []
-        for _, fs in split:
-            k = len(fs) // 2
-            g, h = _product(fs[:k], P), _product(fs[k:], P)
-            _, s, t = xgcd(g, h, P, p)
-            quads.append([g, h, s, t])
-        for m in moduli[1:]:
-            Fm = reduce_many([G for G, _ in split], m)
-            quads = _step_many([(Fm_i, *q) for Fm_i, q in zip(Fm, quads)], m)
-        children = iter(quads)
-        nxt = []
-        for G, fs in nodes:
-            if len(fs) == 1:
-                nxt.append((G, fs))
-                continue
-            g, h, _, _ = next(children)
-            k = len(fs) // 2
-            nxt += [(g, fs[:k]), (h, fs[k:])]
-        nodes = nxt
-    return [G for G, _ in nodes]
-
-
 def _product(polys: list, m: Z) -> Poly:
     level = list(polys)
     while len(level) > 1:
@@ -84,13 +105,11 @@ def _product(polys: list, m: Z) -> Poly:
     return level[0]
 
 
-def _step_many(items: list, m: Z) -> list:
-    """One quadratic Hensel step to the modulus m (m divides the square of the old one) for
-    every (F, g, h, s, t): F = g*h, s*g + t*h = 1 modulo the old modulus become the same
-    modulo m (g, h monic).  All items go through the same batches."""
-    ctx = m.ctx
+def _lift_gh(items: list, m: Z) -> list:
+    """The factor half of a quadratic Hensel step to the modulus m (m divides the square of
+    the old one) for every (F, g, h, s, t) with F = g*h, s*g + t*h = 1 modulo the old modulus:
+    [(g*, h*)] with F = g* h* modulo m, g*, h* monic.  All items go through the same batches."""
     n = len(items)
-    one = [Poly.const(ctx.const(1, "one"), F.var) for F, *_ in items]
     gh = mul_many([(g, h) for _, g, h, _, _ in items], m)
     e = reduce_many([F - x for (F, *_), x in zip(items, gh)], m)
     st = mul_many([(s, ei) for (_, _, _, s, _), ei in zip(items, e)] + [(t, ei) for (*_, t), ei in zip(items, e)], m)
@@ -102,14 +121,25 @@ def _step_many(items: list, m: Z) -> list:
         + [h + r for (_, _, h, _, _), (_, r) in zip(items, qr)],
         m,
     )
-    g2, h2 = gh2[:n], gh2[n:]
-    sgth = mul_many([(s, x) for (_, _, _, s, _), x in zip(items, g2)] + [(t, x) for (*_, t), x in zip(items, h2)], m)
+    return list(zip(gh2[:n], gh2[n:]))
+
+
+def _lift_st(items: list, m: Z) -> list:
+    """The cofactor half, for (g*, h*, s, t) with s g* + t h* = 1 modulo the old modulus:
+    [(s*, t*)] with s* g* + t* h* = 1 modulo m.  Done only when another step follows (the
+    last step, and a step whose factors were all found, need no cofactors)."""
+    if not items:
+        return []
+    n = len(items)
+    one = [Poly.const(m.ctx.const(1, "one"), g.var) for g, *_ in items]
+    g2, h2 = [g for g, *_ in items], [h for _, h, _, _ in items]
+    sgth = mul_many([(s, x) for (_, _, s, _), x in zip(items, g2)] + [(t, x) for (*_, t), x in zip(items, h2)], m)
     b = reduce_many([x + y - o for x, y, o in zip(sgth[:n], sgth[n:], one)], m)
-    sbtb = mul_many([(s, x) for (_, _, _, s, _), x in zip(items, b)] + [(t, x) for (*_, t), x in zip(items, b)], m)
+    sbtb = mul_many([(s, x) for (_, _, s, _), x in zip(items, b)] + [(t, x) for (*_, t), x in zip(items, b)], m)
     sb, tb = sbtb[:n], sbtb[n:]
     cd = divmod_many([(x, h) for x, h in zip(sb, h2)], m)
     cg = mul_many([(c, g) for (c, _), g in zip(cd, g2)], m)
     st2 = reduce_many(
-        [s - d for (_, _, _, s, _), (_, d) in zip(items, cd)] + [t - x - y for (*_, t), x, y in zip(items, tb, cg)], m
+        [s - d for (_, _, s, _), (_, d) in zip(items, cd)] + [t - x - y for (*_, t), x, y in zip(items, tb, cg)], m
     )
-    return [[g2[i], h2[i], st2[i], st2[n + i]] for i in range(n)]
+    return list(zip(st2[:n], st2[n:]))

@@ -82,7 +82,10 @@ class Z:
 
     def __mul__(self, other):
         o = self._other("multiply", other)
-        return o if o is NotImplemented else self.ctx._wrap(self.ctx.arith.mul(self._v, o._v))
+        if o is NotImplemented:
+            return o
+        a, b = longer_first(self, o)
+        return self.ctx._wrap(self.ctx.arith.mul(a._v, b._v))
 
     def __divmod__(self, other):
         o = self._other("divide", other)
@@ -178,9 +181,17 @@ def batch(ops: list) -> list:
                 raise _refuse(o[0], z)
             if z.ctx is not ctx:
                 raise TypeError("cannot batch numbers from two different contexts (the audit would be split)")
+    ops = [("*", *longer_first(*o[1:])) if o[0] == "*" else o for o in ops]
     plain = [(o[0], *(z._v for z in o[1:])) for o in ops]
     out = ctx.arith.many(plain) if ctx.batching else [ctx.arith.many([o])[0] for o in plain]
     return [tuple(ctx._wrap(v) for v in r) if isinstance(r, tuple) else ctx._wrap(r) for r in out]
+
+
+def longer_first(a: Z, b: Z) -> tuple:
+    """The factors of a product with the longer one first: the procedure makes one partial row
+    per digit of the second, so a short multiplier means fewer rows and fewer batches (reading
+    lengths only; the product is the same)."""
+    return (b, a) if abs(a._v).bit_length() < abs(b._v).bit_length() else (a, b)
 
 
 def products(pairs: list) -> list:

@@ -101,25 +101,47 @@ def monic_many(polys: list, P: Z, p: int) -> list:
 
 
 def divmod_many(pairs: list, m: Z) -> list:
-    """[(q, r)] with a = q*b + r mod m, for monic b: long division, all pairs in lockstep
-    (each step: the products t*b in one batch, the differences in one, the reductions in one)."""
-    state = [[{}, a, b] for a, b in pairs]
+    """[(q, r)] with a = q*b + r mod m, for monic b: long division, all pairs in lockstep.
+
+    Only the coefficient about to become a quotient term is reduced at each step (one
+    division instead of one per coefficient); the others take the products t*b_i unreduced
+    (each below m^2, so they grow by one or two digits) and are reduced once at the end."""
+    state = []
+    for a, b in pairs:
+        top = a.degree
+        state.append([{}, dict(a.terms), b, top])  # quotient, remainder (unreduced), divisor, next degree
     while True:
-        active = [s for s in state if not s[1].is_zero and s[1].degree >= s[2].degree]
+        active = [st for st in state if st[3] >= st[2].degree]
         if not active:
             break
-        subs = []
-        for s in active:
-            q, r, b = s
-            t, k = r.lc, r.degree - b.degree
-            q[k] = t
-            subs.append((r, {e + k: c for e, c in b.terms.items()}, t))
-        flat = [(c, t) for _, d, t in subs for c in d.values()]
+        live = [st for st in active if st[3] in st[1]]
+        for st, t in zip(live, mods([st[1][st[3]] for st in live], m)):
+            st[1][st[3]] = t
+        work = []
+        for st in active:
+            q, r, b, k = st
+            t = r.pop(k, None)
+            st[3] = k - 1
+            if t is None or t.is_zero:
+                continue
+            shift = k - b.degree
+            q[shift] = t
+            work.append((st, shift, t))
+        flat = [(c, t) for st, shift, t in work for e, c in st[2].terms.items() if e < st[2].degree]
         prod = iter(products(flat))
-        diffs = [r._minus({e: next(prod) for e in d}) for r, d, _ in subs]
-        for s, r in zip(active, reduce_many(diffs, m)):
-            s[1] = r
-    return [(a._new(q), r) for (a, _), (q, r, _) in zip(pairs, state)]
+        subs = []
+        for st, shift, _ in work:
+            for e in st[2].terms:
+                if e < st[2].degree:
+                    subs.append((st[1], e + shift, next(prod)))
+        ops = [("-", r[k], v) if k in r else ("neg", v) for r, k, v in subs]
+        for (r, k, _), v in zip(subs, batch(ops)):
+            r[k] = v
+    out = []
+    for (a, _), (q, r, _, _) in zip(pairs, state):
+        out.append((a._new(q), a._new(r)))
+    rems = reduce_many([r for _, r in out], m)
+    return [(q, r) for (q, _), r in zip(out, rems)]
 
 
 def gcd_many(pairs: list, P: Z, p: int) -> list:
@@ -185,16 +207,20 @@ class Modulus:
         n = f.degree
         lower = f._new({e: v for e, v in f.terms.items() if e != n})
         top = reduce_many([-lower], m)[0]  # x^n = -(f - x^n) mod f
-        self.table = {n: top}
+        raw = {n: top}
         cur = top
-        for j in range(n + 1, 2 * n - 1):
-            cur = cur.shift(1)
+        for j in range(n + 1, 2 * n - 1):  # x^j = x * x^(j-1): only the spilled coefficient is
+            cur = cur.shift(1)  # reduced on the way, every row once at the end
             c = cur.coeff(n)
             if c is not None:  # x^n -> x^n mod f
+                (c,) = mods([c], m)
                 low = cur._new({e: v for e, v in cur.terms.items() if e != n})
-                flat = products([(v, c) for v in top.terms.values()])
-                cur = reduce_many([low + low._new(dict(zip(top.terms, flat)))], m)[0]
-            self.table[j] = cur
+                if c.is_zero:
+                    cur = low
+                else:
+                    cur = low + low._new(dict(zip(top.terms, products([(v, c) for v in top.terms.values()]))))
+            raw[j] = cur
+        self.table = dict(zip(raw, reduce_many(list(raw.values()), m)))
 
     def reduce_many(self, polys: list) -> list:
         """[g mod f] for g of degree <= 2n - 2 (coefficients already reduced mod m)."""

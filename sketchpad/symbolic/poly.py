@@ -280,11 +280,10 @@ def mod_eval_many(pairs: list, m: Z) -> list:
     (numbers stay below m^2), every pair in the same batches: about 3 log2(n) + 4 of them."""
     if not pairs:
         return []
-    red = mods([c for g, _ in pairs for c in g.terms.values()], m)
-    at, cs = 0, []
-    for g, _ in pairs:
-        cs.append(dict(zip(g.terms, red[at : at + len(g.terms)])))
-        at += len(g.terms)
+    distinct = list({id(g): g for g, _ in pairs}.values())  # each polynomial reduced once
+    red = iter(mods([c for g in distinct for c in g.terms.values()], m))
+    reduced = {id(g): dict(zip(g.terms, red)) for g in distinct}
+    cs = [reduced[id(g)] for g, _ in pairs]
     n = max(g.degree for g, _ in pairs)
     pw = [[None, x] for _, x in pairs]
     have = 1

@@ -18,7 +18,7 @@ import math
 from ..errors import InputError
 from .integer import Z, batch, product_all, products
 from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
-from .modp import inverse, symmetric
+from .modp import inverse, symmetric_many
 from .poly import Poly, mod_eval_many, mods, reduce_all
 from .rational import Q
 
@@ -26,8 +26,10 @@ from .rational import Q
 # method="divisors" accepts up to the LIMIT values
 MAX_CANDIDATES, MAX_CANDIDATES_LIMIT = 64, 4000
 MAX_TRIAL_DIGITS, MAX_TRIAL_DIGITS_LIMIT = 6, 12
-SQUAREFREE_PRIMES = 8
+SQUAREFREE_PRIMES = 8  # primes whose residues are looked at ...
+SQUAREFREE_TRIED = 4  # ... of which at most this many (not dividing lc) run the Euclidean algorithm
 HENSEL_PRIMES = PRIMES[:60]
+NO_ROOT_PRIMES = 5  # primes looked at for a proof that there is no rational root
 
 
 def squarefree_part(f: Poly) -> Poly:
@@ -47,9 +49,10 @@ def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:
     return bool(squarefree_primes(f, primes, first=True))
 
 
-def squarefree_primes(f: Poly, primes: list[int], first: bool = False) -> list[int]:
+def squarefree_primes(f: Poly, primes: list[int], first: bool = False, at_most: int | None = None) -> list[int]:
     """The p in `primes` not dividing lc(f) with gcd(f, f') = 1 over Z/p (with first=True: stop
-    at the first one found).
+    at the first one found; with at_most: only the first at_most primes not dividing lc(f)
+    are tried).
 
     The Euclidean algorithms modulo all the primes run side by side (one batch per step for
     all of them) with pseudo-remainders lc(b)*a - lc(a)*x^k*b, so no inverse mod p is needed:
@@ -57,7 +60,7 @@ def squarefree_primes(f: Poly, primes: list[int], first: bool = False) -> list[i
     ctx = f.ctx
     Ps = [(ctx.const(p, "a small prime for the square-free test"), p) for p in primes]
     lc_rem = batch([("//", f.lc, P) for P, _ in Ps])
-    Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero]
+    Ps = [P for P, (_, r) in zip(Ps, lc_rem) if not r.is_zero][:at_most]
     df = f.derivative()
     pairs = reduce_all([(g, P) for P, _ in Ps for g in (f, df)])
     state = [(pairs[2 * i], pairs[2 * i + 1], P) for i, P in enumerate(Ps)]
@@ -218,30 +221,47 @@ def square_part(n: Z) -> tuple[Z, Z, bool]:
 
 
 def _by_hensel(f: Poly) -> list[Q]:
+    """A prime p modulo which every root of f is simple, its roots lifted (_lift_all).  A
+    rational root is a root modulo every prime not dividing lc(f), so a prime without roots
+    proves there is none: up to NO_ROOT_PRIMES such primes are looked at first."""
     ctx = f.ctx
     df = f.derivative()
     height = abs(f.lc) + _max_abs(list(f.terms.values()))
     bound = height + height  # M must exceed 2H
+    chosen, seen = None, 0
     for p in HENSEL_PRIMES:
         P = ctx.const(p, "a small prime for Hensel lifting")
         if P.divides(f.lc):
             continue
         residues = [ctx.const(r, "a residue mod a small prime") for r in range(p)]
         # f at every residue, then f' at the roots found: each a handful of batches
-        simple = [r for r, v in zip(residues, mod_eval_many([(f, r) for r in residues], P)) if v.is_zero]
-        if any(v.is_zero for v in mod_eval_many([(df, r) for r in simple], P)):
-            continue  # a repeated root mod p: this prime cannot separate
-        lifted, m = _lift_all(f, df, simple, P, p, bound)
-        if not lifted:
-            return []
-        us = [symmetric(v, m) for v in mods(products([(f.lc, r) for r in lifted]), m)]
-        cands = [Q(u, f.lc) for u in us]
-        values = f.eval_homogeneous_many([(c.num, c.den) for c in cands])
-        return [c for c, v in zip(cands, values) if v.is_zero]
+        roots = [r for r, v in zip(residues, mod_eval_many([(f, r) for r in residues], P)) if v.is_zero]
+        if not roots:
+            return []  # no root modulo p: no rational root
+        seen += 1
+        if chosen is None and not any(v.is_zero for v in mod_eval_many([(df, r) for r in roots], P)):
+            chosen = (roots, P, p)  # every root simple modulo p: this prime can separate them
+        if chosen is not None and seen >= NO_ROOT_PRIMES:
+            return _lift_all(f, df, chosen[0], chosen[1], chosen[2], bound)
+    if chosen is not None:
+        return _lift_all(f, df, chosen[0], chosen[1], chosen[2], bound)
     raise InputError(
         f"no prime among the first {len(HENSEL_PRIMES)} separates the roots of this "
         f"polynomial modulo p; its rational roots cannot be searched"
     )
+
+
+def _candidates(f: Poly, rs: list, m: Z) -> list[Q]:
+    """The rational roots among the lifted roots rs mod m: lc*r as a symmetric residue u is
+    lc*root when m is large enough; a root p/q has p | a_0 and q | lc, so u | lc*a_0 (one
+    division each) before the exact test q^n f(p/q) = 0."""
+    us = symmetric_many(mods(products([(f.lc, r) for r in rs]), m), m)
+    la0 = f.lc * f.at(0)
+    live = [(i, u) for i, u in enumerate(us) if not u.is_zero]
+    live = [(i, u) for (i, u), (_, rem) in zip(live, batch([("//", la0, u) for _, u in live])) if rem.is_zero]
+    cands = [(i, Q(u, f.lc)) for i, u in live]
+    values = f.eval_homogeneous_many([(c.num, c.den) for _, c in cands])
+    return [(i, c) for (i, c), v in zip(cands, values) if v.is_zero]
 
 
 def _max_abs(values: list) -> Z:
@@ -270,21 +290,29 @@ def _precisions(p: int, bound: Z) -> list[int]:
     return out
 
 
-def _lift_all(f: Poly, df: Poly, rs: list, P: Z, p: int, bound: Z) -> tuple[list, Z]:
+def _lift_all(f: Poly, df: Poly, rs: list, P: Z, p: int, bound: Z) -> list[Q]:
     """Newton-Hensel for all simple roots side by side: a root r mod p^e becomes a root mod
-    p^(e'), e' <= 2e, until the modulus exceeds the bound.
+    p^(e'), e' <= 2e, until the modulus exceeds the bound; after every step the roots whose
+    candidate is already a rational root are taken out (early detection: small roots are
+    found after a step or two, not at the full bound).
 
     The inverse of f'(r) is lifted alongside by Newton's iteration s <- s(2 - f'(r)s), so only
     the first one needs an extended Euclid (modulo the small prime)."""
     if not rs:
-        return [], P
+        return []
     ss = [inverse(d, P) for d in mod_eval_many([(df, r) for r in rs], P)]
     two = f.ctx.const(2, "the 2 of Newton's inverse iteration")
-    m = P
+    found = []
     for e in _precisions(p, bound):
         m = P**e
         fr = mod_eval_many([(f, r) for r in rs], m)
         rs = mods(batch([("-", r, t) for r, t in zip(rs, products(list(zip(fr, ss))))]), m)
+        hits = _candidates(f, rs, m)
+        found += [c for _, c in hits]
+        keep = [i for i in range(len(rs)) if i not in {i for i, _ in hits}]
+        rs, ss = [rs[i] for i in keep], [ss[i] for i in keep]
+        if not rs:
+            break
         dr = mod_eval_many([(df, r) for r in rs], m)
         ss = mods(products(list(zip(ss, batch([("-", two, t) for t in products(list(zip(dr, ss)))])))), m)
-    return rs, m
+    return found

@@ -1,13 +1,14 @@
 """Exact roots: rational roots from the factorisation, and for every quadratic factor
 a*x^2 + b*x + c the roots (-b ± s*sqrt(C)) / (2a) with D = b^2 - 4ac = s^2 * C, reduced to
 (A ± B*sqrt(C))/E with gcd(A, B, E) = 1 and E > 0.  C < 0 gives complex roots, written with i.
-Factors of degree >= 3 that do not split have no such closed form here and are returned as
-such ('unsolved', each with `proven` and a `reason`), never approximated.
+Factors of degree >= 3 that do not split have no such closed form here ('unsolved', each with
+`proven` and a `reason`); their real roots, like every real root, are isolated and refined to
+N digits with a proof by realroots.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .factor import Factorization
 from .integer import Z
@@ -26,6 +27,7 @@ class Surd:
     E: Z
     sign: int  # +1 or -1
     simplified: bool  # C proven square-free
+    factor: object = field(default=None, repr=False, compare=False)  # the quadratic it solves
 
     @property
     def complex(self) -> bool:
@@ -78,7 +80,7 @@ def quadratic_roots(g: Poly) -> list[Surd]:
     E = a + a
     k = (-b).gcd(s).gcd(E)
     A, B, E = ((-b).exact_div(k), s.exact_div(k), E.exact_div(k)) if not k.is_one else (-b, s, E)
-    return [Surd(A, B, C, E, +1, proven), Surd(A, B, C, E, -1, proven)]
+    return [Surd(A, B, C, E, +1, proven, g), Surd(A, B, C, E, -1, proven, g)]
 
 
 @dataclass
@@ -97,7 +99,8 @@ class Unsolved:
     def reason(self) -> str:
         state = "proven irreducible" if self.proven else "not proven irreducible"
         return (
-            f"degree {self.degree} > 2, no rational roots, {state}; only degrees 1 and 2 are solved in closed form here"
+            f"degree {self.degree} > 2, no rational roots, {state}; no closed form here: "
+            f"its real roots are isolated and refined numerically (real_roots)"
         )
 
     def __iter__(self):  # (factor, multiplicity), as before

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from .intfactor import PRIMES
 from .poly import Poly
-from .roots import SQUAREFREE_PRIMES, _discriminant, squarefree_primes
+from .roots import SQUAREFREE_PRIMES, SQUAREFREE_TRIED, _discriminant, squarefree_primes
 
 ODD_PRIMES = [p for p in PRIMES if p > 2][:SQUAREFREE_PRIMES]
 
@@ -28,7 +28,7 @@ def yun(f: Poly) -> tuple[list[tuple[Poly, int]], list[int]]:
         return ([(f, 1)] if f.degree >= 1 else []), []
     if f.degree == 2:  # a quadratic is square-free iff b^2 - 4ac != 0 (and never needs primes)
         return ([(f, 1)] if not _discriminant(f).is_zero else _yun(f)), []
-    good = squarefree_primes(f, ODD_PRIMES)
+    good = squarefree_primes(f, ODD_PRIMES, at_most=SQUAREFREE_TRIED)
     if good:
         return [(f, 1)], good
     return _yun(f), []
