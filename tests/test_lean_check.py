@@ -225,7 +225,9 @@ def test_statements_are_compared_with_the_expected_file(check):
     assert report.compare_statements(found, dict(found)) == []
     weaker = dict(found, **{"Sketchpad.a": "True"})
     assert report.compare_statements(found, weaker) == ["  CHANGED: Sketchpad.a"]
-    assert report.compare_statements({"Sketchpad.a": "x"}, found) == ["  no statement printed for Sketchpad.b"]
+    only_a = {"Sketchpad.a": found["Sketchpad.a"]}
+    assert report.compare_statements(only_a, found) == ["  no statement printed for Sketchpad.b"]
+    assert report.compare_statements(found, only_a) == ["  NEW (not in lean/statements.expected): Sketchpad.b"]
     text = report.format_expected(found)
     path = LEAN / "statements.expected"
     assert report.read_expected(path)  # committed
