@@ -101,7 +101,7 @@ def natS (n : Nat) : String := natStr (n + 1) n
 
 /-- A statement as text, deterministic and without the pretty printer (which the checker
 cannot run): constants by name, bound variables by de Bruijn index (fuel: the depth). -/
-def exprStr : Nat → Expr → String
+def exprStr : Nat → Lean.Expr → String
   | 0, _ => "…"
   | _ + 1, .bvar i => "#" ++ natS i
   | _ + 1, .fvar _ => "?fvar"
