@@ -119,7 +119,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="let the checker elaborate theorems in parallel (Lean's default; in the wasm checker it multiplies "
         "peak memory, see lean/README.md)",
     )
-    ap.add_argument("--negative", action="store_true", help="after a pass, run the negative probes (CI does)")
+    ap.add_argument("--negative", action="store_true", help="after a pass, run the negative probes (lean/probes.py)")
     ap.add_argument(
         "--write-statements",
         action="store_true",

@@ -1,4 +1,4 @@
-"""Write the negative probes of the Lean check (`bash lean/check.sh --negative`, run by CI).
+"""Write the negative probes of the Lean check (`bash lean/check.sh --negative`).
 
 Each probe is a small change to the checked sources that must make the check fail, and where:
 

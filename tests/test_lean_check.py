@@ -249,7 +249,7 @@ def test_committed_statements_cover_the_main_theorems(check):
 
 def test_negative_probes_are_written():
     """lean/probes.py writes the five probes; each changes what it says (the checker run is in
-    CI: `bash lean/check.sh --negative`)."""
+    `bash lean/check.sh --negative`)."""
     tmp = Path(tempfile.mkdtemp(prefix="sketchpad-probes-"))
     try:
         proc = subprocess.run([sys.executable, str(LEAN / "probes.py"), str(tmp)], capture_output=True, text=True)
@@ -293,7 +293,7 @@ def _run_check(*args: str, timeout: float = 3600) -> subprocess.CompletedProcess
 def test_full_check_passes_and_the_negative_probes_fail():
     """Every module compiles with the wasm Lean kernel, every main theorem depends on at most
     propext, Classical.choice and Quot.sound and has its committed statement, and each negative
-    probe fails where it should (what CI runs: `bash lean/check.sh --negative`)."""
+    probe fails where it should (`bash lean/check.sh --negative`)."""
     proc = _run_check("--negative")
     out = proc.stdout
     assert proc.returncode == 0, out[-6000:] + proc.stderr[-3000:]
