@@ -25,3 +25,17 @@ import Sketchpad.EvalAll
 import Sketchpad.Axioms
 -- issue 15 (lean2c): the parallel mode writes the sequential sheet
 import Sketchpad.Parallel
+-- issue 21: the shipped runtime's batches in both modes, and the golden traces as theorems
+import Sketchpad.Batch
+import Sketchpad.Shipped
+import Sketchpad.GoldenCheck
+import Sketchpad.ShippedSeq
+import Sketchpad.ShippedPar
+import Sketchpad.GoldenSeq
+import Sketchpad.GoldenPar1
+import Sketchpad.GoldenPar2
+import Sketchpad.GoldenPar3
+import Sketchpad.GoldenPar4
+import Sketchpad.GoldenPar5
+import Sketchpad.GoldenWit
+import Sketchpad.Corpus

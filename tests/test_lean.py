@@ -383,12 +383,9 @@ def test_driver_model_matches_python_small_procedures():
 
 
 def test_driver_model_signed_mul_matches_python():
-    """Signed multiplication: the same SGN* view first, the same partial-product rows (the same
-    MUL views and steps, as a multiset: Python runs the rows in lock step), the same number.  The
-    additions differ by design (lean/README.md, simplification (1)): Lean adds each shifted row
-    from column 0 with explicit zero cells, Python from column j, sharing the low cells."""
-    from collections import Counter
-
+    """Signed multiplication (issue 21: the Lean product runs as Python's): the same views and
+    steps in the same order (the partial rows in lock step, then each row added from its own
+    column), the same number."""
     from sketchpad import procedures as P
 
     gen = _gen()
@@ -399,13 +396,11 @@ def test_driver_model_signed_mul_matches_python():
         value, trace = _drive_seq(P.signed_mul(Sheet("t"), _num_of(a), _num_of(b)))
         res, log = gen.drv_signed_mul(reference_step, a, b)
         assert res == _pair_of(value)
-        assert log[0] == trace[0]
-        mul = lambda t: Counter(p for p in t if p[0].op == MUL)  # noqa: E731
-        assert mul(log) == mul(trace)
+        assert log == trace
         assert all(v in V for v, _ in log)
         assert gen.drv_value(res) == gen.drv_value(a) * gen.drv_value(b)
-        # both orders of the additions present only the ADD views of V_MULADD (Signed.lean)
-        assert all(gen._mul_add(v) for v, _ in log + trace if v.op == ADD)
+        # the additions present only the ADD views of V_MULADD (Signed.lean, `mul_closed`)
+        assert all(gen._mul_add(v) for v, _ in log if v.op == ADD)
 
 
 def test_generated_proc_table_is_fresh():
@@ -438,11 +433,7 @@ def _rand_expr(rnd, depth, star=True):
 
 def test_driver_model_evaluator_matches_python_solve():
     """The evaluator of Evaluator.lean (mirrored as drv_eval) against `solve` in the sequential
-    mode: the same value; without `*` the same views and steps, in order; with `*` the same
-    non-ADD steps as a multiset (the additions of a product differ by design, see
-    test_driver_model_signed_mul_matches_python)."""
-    from collections import Counter
-
+    mode: the same value, the same views and steps, in order (products included, issue 21)."""
     from sketchpad.expr import Limits, parse
     from sketchpad.solve import solve
 
@@ -455,11 +446,7 @@ def test_driver_model_evaluator_matches_python_solve():
         res, log = gen.drv_eval(reference_step, parse(expr, Limits()))
         assert gen.drv_value(res) == sol.value == eval(expr.replace("/", "//")), expr
         trace = [pair for batch in sol.trace for pair in batch]
-        if "*" not in expr:
-            assert log == trace, expr
-        else:
-            other = lambda t: Counter(p for p in t if p[0].op != ADD)  # noqa: E731
-            assert other(log) == other(trace), expr
+        assert log == trace, expr
         assert all(v in V for v, _ in log)
 
 
@@ -691,14 +678,13 @@ def _rand_expr_all(rnd, depth):
         return f"sqrt({_rand_expr_all(rnd, depth - 1)})"
     if r < 0.3:
         return f"gcd({_rand_expr_all(rnd, depth - 1)}, {_rand_expr_all(rnd, depth - 1)})"
-    op = rnd.choice(["+", "-", "//", "%"])
+    op = rnd.choice(["+", "-", "*", "//", "%"])
     return f"({_rand_expr_all(rnd, depth - 1)} {op} {_rand_expr_all(rnd, depth - 1)})"
 
 
 def test_driver_model_evaluator_all_matches_python_solve():
     """The evaluator of EvalAll.lean (drv_eval_all) against `solve` in the sequential mode, with
-    //, %, sqrt and gcd (no `*`, whose additions differ by design): the same value and the same
-    views and steps in order."""
+    every operation: the same value and the same views and steps in order."""
     from sketchpad.errors import InputError
     from sketchpad.expr import Limits, evaluate_python, parse
     from sketchpad.solve import solve

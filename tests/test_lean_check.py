@@ -62,7 +62,7 @@ def test_module_order_covers_every_module(check, tmp_path):
     for mod in order:
         for d in deps[mod]:
             assert order.index(d) < order.index(mod), (d, mod)
-    assert order.index("Sketchpad.Axioms") == len(order) - 2  # only the root comes after it
+    assert order[-1] == "Sketchpad" and "Sketchpad.Axioms" in order
 
 
 def test_every_module_is_a_public_module():
@@ -82,9 +82,12 @@ def test_every_module_is_a_public_module():
 
 
 def test_axioms_module_imports_all_modules():
+    """Every module but the generated golden modules of the parallel mode (GoldenSeq stands for
+    them in the axiom report: every golden theorem has the same proof, `goldenOK_sound` of a
+    kernel decision; importing them all would keep Sketchpad.Axioms waiting for the longest)."""
     text = (LEAN / "Sketchpad" / "Axioms.lean").read_text()
     for path in (LEAN / "Sketchpad").glob("*.lean"):
-        if path.stem != "Axioms":
+        if path.stem != "Axioms" and not path.stem.startswith(("GoldenPar", "GoldenWit", "Corpus")):
             assert f"import all Sketchpad.{path.stem}\n" in text, path.stem
 
 
@@ -169,6 +172,107 @@ def test_gen_table_fault_hook_changes_exactly_one_step():
     assert diff[0][1].strip() == "| .blank => Step.mk .d8 .blank .ADD"
 
 
+@pytest.mark.parametrize(
+    "snippet, what",
+    [
+        ("theorem t : 1 = 1 := by sorry", "sorry"),
+        ("theorem t : 1 = 1 := by admit", "admit"),
+        ("theorem t : 1 = 1 := by native_decide", "native_decide"),
+        ("axiom cheat : False", "axiom"),
+        ("private axiom cheat : False", "axiom"),
+        ("set_option debug.skipKernelTC true", "set_option"),
+        ("unsafe def f : Nat := 1", "unsafe"),
+        ("@[implemented_by g] def f : Nat := 1", "implemented_by"),
+        ('@[extern "f"] opaque f : Nat', "extern"),
+        ('macro "cheat" : tactic => `(tactic| rfl)', "macro"),
+        ('elab "cheat" : tactic => pure ()', "macro"),
+        ('syntax "cheat" : tactic', "macro"),
+        ('notation "⊥⊥" => False', "macro"),
+        ("#eval 1", "#eval"),
+        ("run_cmd pure ()", "#eval"),
+    ],
+)
+def test_escape_hatches_are_found(check, tmp_path, snippet, what):
+    f = tmp_path / "Sketchpad" / "X.lean"
+    f.parent.mkdir()
+    f.write_text("module\n\nnamespace Sketchpad\n\n" + snippet + "\n\nend Sketchpad\n")
+    found = check.escape_hatches(f)
+    assert len(found) == 1 and what in found[0] and ":5:" in found[0], found
+    assert check.scan(tmp_path) == found
+
+
+def test_escape_hatches_ignore_comments_strings_and_names(check, tmp_path):
+    f = tmp_path / "X.lean"
+    f.write_text(
+        "/- a `sorry` here /- nested axiom -/ unsafe -/\n-- native_decide, #eval\n"
+        'def s : String := "sorry axiom unsafe"\ntheorem sorryless : True := trivial\n'
+    )
+    assert check.escape_hatches(f) == []
+    (tmp_path / "Axioms.lean").write_text("open X in\n#eval report []\n")
+    assert check.escape_hatches(tmp_path / "Axioms.lean") == []  # the axiom report's #eval
+
+
+def test_every_lean_source_is_free_of_escape_hatches(check):
+    assert check.scan(LEAN) == []
+
+
+def test_statements_are_compared_with_the_expected_file(check):
+    from checklib import report
+
+    lines = ["STATEMENT Sketchpad.a: (∀ x : Nat, (Eq x x))", "noise", "STATEMENT Sketchpad.b: True"]
+    found = check.statements(lines)
+    assert found == {"Sketchpad.a": "(∀ x : Nat, (Eq x x))", "Sketchpad.b": "True"}
+    assert report.compare_statements(found, dict(found)) == []
+    weaker = dict(found, **{"Sketchpad.a": "True"})
+    assert report.compare_statements(found, weaker) == ["  CHANGED: Sketchpad.a"]
+    only_a = {"Sketchpad.a": found["Sketchpad.a"]}
+    assert report.compare_statements(only_a, found) == ["  no statement printed for Sketchpad.b"]
+    assert report.compare_statements(found, only_a) == ["  NEW (not in lean/statements.expected): Sketchpad.b"]
+    text = report.format_expected(found)
+    path = LEAN / "statements.expected"
+    assert report.read_expected(path)  # committed
+    tmp = Path(tempfile.mkdtemp(prefix="sketchpad-statements-"))
+    try:
+        (tmp / "s").write_text(text)
+        assert report.read_expected(tmp / "s") == found
+    finally:
+        shutil.rmtree(tmp)
+
+
+def test_committed_statements_cover_the_main_theorems(check):
+    from checklib import report
+
+    expected = report.read_expected(LEAN / "statements.expected")
+    names = check.main_theorems(LEAN / "Sketchpad" / "Axioms.lean")
+    assert list(expected) == names
+
+
+def test_negative_probes_are_written():
+    """lean/probes.py writes the five probes; each changes what it says (the checker run is in
+    `bash lean/check.sh --negative`)."""
+    tmp = Path(tempfile.mkdtemp(prefix="sketchpad-probes-"))
+    try:
+        proc = subprocess.run([sys.executable, str(LEAN / "probes.py"), str(tmp)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        import json
+
+        probes = {p["name"]: p for p in json.loads((tmp / "manifest.json").read_text())}
+        assert set(probes) == {"fault-table", "sorry", "forbidden-axiom", "golden-edit", "remainder-mutation"}
+        table = probes["fault-table"]["files"]["Sketchpad/Table.lean"]
+        good = (LEAN / "Sketchpad" / "Table.lean").read_text()
+        assert sum(a != b for a, b in zip(table.splitlines(), good.splitlines())) == 1
+        assert "sorry" in probes["sorry"]["files"]["Sketchpad/ProbeSorry.lean"]
+        assert "axiom probe_cheat" in probes["forbidden-axiom"]["files"]["Sketchpad/ProbeAxiom.lean"]
+        edited = probes["golden-edit"]["files"]["Sketchpad/ProbeGolden.lean"]
+        committed = (LEAN / "Sketchpad" / "GoldenPar1.lean").read_text()
+        head = committed[committed.index("theorem golden_001") : committed.index("theorem golden_002")]
+        assert "theorem golden_001" in edited and head.split("decodeBatches")[1] not in edited
+        mutated = probes["remainder-mutation"]["files"]["Sketchpad/ProbeMutation.lean"]
+        assert "theorem golden_031" in mutated and "theorem golden_088" in mutated
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 # ------------------------------------------------------------------ the real checker (minutes)
 
 
@@ -186,18 +290,23 @@ def _run_check(*args: str, timeout: float = 3600) -> subprocess.CompletedProcess
 
 
 @pytest.mark.lean
-def test_full_check_passes():
-    """Every module compiles with the wasm Lean kernel and every main theorem depends on at
-    most propext, Classical.choice and Quot.sound (what CI runs)."""
-    proc = _run_check()
+def test_full_check_passes_and_the_negative_probes_fail():
+    """Every module compiles with the wasm Lean kernel, every main theorem depends on at most
+    propext, Classical.choice and Quot.sound and has its committed statement, and each negative
+    probe fails where it should (`bash lean/check.sh --negative`)."""
+    proc = _run_check("--negative")
     out = proc.stdout
     assert proc.returncode == 0, out[-6000:] + proc.stderr[-3000:]
     modules = {"Sketchpad." + p.stem for p in (LEAN / "Sketchpad").glob("*.lean")}
     for mod in modules:
         assert re.search(rf"(?m)^PASS  {re.escape(mod)}\s", out), mod
-    assert "FAIL" not in out and "FORBIDDEN" not in out
+    assert not re.search(r"(?m)^FAIL ", out) and "DID NOT FAIL" not in out
     for name in re.findall(r"``Sketchpad\.(\w+)", (LEAN / "Sketchpad" / "Axioms.lean").read_text()):
         assert re.search(rf"(?m)^  {name}: \[", out), name
+    assert "statements of the main theorems: all" in out
+    for probe in ("fault-table", "sorry", "forbidden-axiom", "golden-edit", "remainder-mutation"):
+        assert re.search(rf"(?m)^  {probe} +fails as it should", out), probe
+    assert re.search(r"golden_031|golden_088", out)  # the mutation names the failing golden theorem
     assert re.search(r"(?m)^lean check: PASS", out)
 
 
@@ -263,21 +372,18 @@ def _tiny_project(root: Path, extra: str = "") -> Path:
 
 
 @pytest.mark.lean
-def test_forbidden_axiom_and_sorry_fail_the_check():
+def test_forbidden_axiom_and_sorry_are_refused_before_checking():
+    """The scan refuses both tiny projects (an `axiom`, a `sorry`) before any module is checked;
+    that the kernel and the axiom report catch them without the scan is the negative probes' job
+    (`--negative`, test_full_check_passes_and_the_negative_probes_fail)."""
     tmp = _tmp_dir()
     try:
         proc = _run_check("--src", str(_tiny_project(tmp / "a")), "--work", str(tmp / "wa"))
-        out = proc.stdout
         assert proc.returncode != 0
-        assert re.search(r"(?m)^PASS  Sketchpad\.Axioms\s", out), out[-4000:]
-        assert re.search(r"(?m)^  honest: \[\]", out), out[-4000:]
-        assert re.search(r"(?m)^  dishonest: .*FORBIDDEN: Sketchpad\.cheat", out), out[-4000:]
+        assert "Basic.lean:7: axiom" in proc.stdout and "escape hatches" in proc.stdout, proc.stdout[-3000:]
         proc = _run_check(
             "--src", str(_tiny_project(tmp / "b", "\ntheorem gap : 1 = 1 := by sorry\n")), "--work", str(tmp / "wb")
         )
-        out = proc.stdout
-        assert proc.returncode != 0
-        assert re.search(r"(?m)^FAIL  Sketchpad\.Basic\s", out), out[-4000:]
-        assert re.search(r"declaration uses .sorry.", out) and "[in theorem gap]" in out
+        assert proc.returncode != 0 and ": sorry" in proc.stdout, proc.stdout[-3000:]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -51,6 +51,13 @@ import all Sketchpad.EvalDiv
 import all Sketchpad.TableSqrt
 import all Sketchpad.Sqrt
 import all Sketchpad.EvalAll
+-- issue 21: the shipped runtime (Batch.lean, Shipped.lean) and its golden traces
+import all Sketchpad.Batch
+import all Sketchpad.Shipped
+import all Sketchpad.GoldenCheck
+import all Sketchpad.GoldenSeq
+import all Sketchpad.ShippedSeq
+import all Sketchpad.ShippedPar
 
 namespace Sketchpad.AxiomReport
 
@@ -84,12 +91,45 @@ def leaves (env : Environment) : List Name → String
   | n :: ns => nameStr n ++ "@" ++ moduleOf env n ++ ":" ++ kindStr (env.find? n) ++ ", " ++
       leaves env ns
 
+/-- A natural number in decimal (plain recursion: the checker lacks compiled `Nat.repr`). -/
+def natStr : Nat → Nat → String
+  | 0, _ => "?"
+  | fuel + 1, n =>
+    if n < 10 then String.singleton (Char.ofNat (48 + n)) else natStr fuel (n / 10) ++ natStr fuel (n % 10)
+
+def natS (n : Nat) : String := natStr (n + 1) n
+
+/-- A statement as text, deterministic and without the pretty printer (which the checker
+cannot run): constants by name, bound variables by de Bruijn index (fuel: the depth). -/
+def exprStr : Nat → Lean.Expr → String
+  | 0, _ => "…"
+  | _ + 1, .bvar i => "#" ++ natS i
+  | _ + 1, .fvar _ => "?fvar"
+  | _ + 1, .mvar _ => "?mvar"
+  | _ + 1, .sort _ => "Sort"
+  | _ + 1, .const n _ => nameStr n
+  | k + 1, .app f a => "(" ++ exprStr k f ++ " " ++ exprStr k a ++ ")"
+  | k + 1, .lam n t b _ => "(fun " ++ nameStr n ++ " : " ++ exprStr k t ++ " => " ++ exprStr k b ++ ")"
+  | k + 1, .forallE n t b _ => "(∀ " ++ nameStr n ++ " : " ++ exprStr k t ++ ", " ++ exprStr k b ++ ")"
+  | k + 1, .letE n t v b _ =>
+    "(let " ++ nameStr n ++ " : " ++ exprStr k t ++ " := " ++ exprStr k v ++ "; " ++ exprStr k b ++ ")"
+  | _ + 1, .lit (.natVal n) => natS n
+  | _ + 1, .lit (.strVal s) => "\"" ++ s ++ "\""
+  | k + 1, .mdata _ e => exprStr k e
+  | k + 1, .proj s i e => exprStr k e ++ "." ++ nameStr s ++ "." ++ natS i
+
+/-- For each theorem: its axioms (`AXIOMS …`) and its statement (`STATEMENT …`), which
+lean/check.py compares with lean/statements.expected (a theorem cannot be weakened under the
+same name). -/
 def report : List Name → CommandElabM Unit
   | [] => pure ()
   | n :: ns => do
     let ax ← collectAxioms n
     let env ← getEnv
     IO.println ("AXIOMS " ++ nameStr n ++ ": " ++ leaves env ax.toList)
+    match env.find? n with
+    | some ci => IO.println ("STATEMENT " ++ nameStr n ++ ": " ++ exprStr 10000 ci.type)
+    | none => IO.println ("STATEMENT " ++ nameStr n ++ ": ?missing")
     report ns
 
 end Sketchpad.AxiomReport
@@ -190,3 +230,25 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.trial_select,
   ``Sketchpad.trial_copies,
   ``Sketchpad.together_eq]
+
+-- issue 21: the shipped runtime's batches (Batch.lean, Shipped.lean) and the golden traces
+-- (GoldenCheck.lean; every golden theorem is `goldenOK_sound` of one kernel decision, or, for a
+-- long gcd, `golden_gcd` of one decision per round; the instances themselves are not listed: their
+-- statements hold whole traces, too large for this report in the wasm checker)
+open Sketchpad.AxiomReport in
+#eval report [
+  ``Sketchpad.rounds_run,
+  ``Sketchpad.mulP_val,
+  ``Sketchpad.solve_seq_eval,
+  ``Sketchpad.golden_seq_eval,
+  ``Sketchpad.goldenOK_sound,
+  ``Sketchpad.gcd_chain,
+  ``Sketchpad.golden_gcd]
+
+-- issue 21: the parallel mode (the default) as shipped returns the sequential result and writes the
+-- sequential steps (ShippedPar.lean; without `*`, whose parallel rows are summed as a tree)
+open Sketchpad.AxiomReport in
+#eval report [
+  ``Sketchpad.par_eq,
+  ``Sketchpad.solve_par_seq,
+  ``Sketchpad.solve_par_of_V]

@@ -34,61 +34,6 @@ namespace Sketchpad
 
 open Prog
 
-/-! ### Rows: digits, appending, taking -/
-
-theorem digits_iff : ∀ l : List Cell, Digits l ↔ ∀ x ∈ l, x.isDigit = true
-  | [] => ⟨fun _ x hx => (by cases hx), fun _ => digits_nil⟩
-  | x :: xs => by
-    constructor
-    · intro h y hy
-      rcases List.mem_cons.mp hy with e | e
-      · subst e; exact (digits_cons h).1
-      · exact ((digits_iff xs).mp (digits_cons h).2) y e
-    · intro h
-      exact digits_cons_intro (h x (List.Mem.head _))
-        ((digits_iff xs).mpr fun y hy => h y (List.Mem.tail _ hy))
-
-theorem digits_append {l1 l2 : List Cell} (h1 : Digits l1) (h2 : Digits l2) : Digits (l1 ++ l2) := by
-  rw [digits_iff] at h1 h2 ⊢
-  intro x hx
-  rcases List.mem_append.mp hx with e | e
-  · exact h1 x e
-  · exact h2 x e
-
-theorem digits_take (n : Nat) {l : List Cell} (h : Digits l) : Digits (l.take n) := by
-  rw [digits_iff] at h ⊢
-  exact fun x hx => h x (List.mem_of_mem_take hx)
-
-theorem digits_drop (n : Nat) {l : List Cell} (h : Digits l) : Digits (l.drop n) := by
-  rw [digits_iff] at h ⊢
-  exact fun x hx => h x (List.mem_of_mem_drop hx)
-
-theorem digits_reverse {l : List Cell} (h : Digits l) : Digits l.reverse := by
-  rw [digits_iff] at h ⊢
-  exact fun x hx => h x (List.mem_reverse.mp hx)
-
-theorem rowVal_app : ∀ l1 l2 : List Cell, rowVal (l1 ++ l2) = rowVal l1 + 10 ^ l1.length * rowVal l2
-  | [], l2 => by
-    show rowVal l2 = 0 + 10 ^ 0 * rowVal l2
-    rw [Nat.pow_zero, Nat.one_mul, Nat.zero_add]
-  | x :: xs, l2 => by
-    show x.val + 10 * rowVal (xs ++ l2) = (x.val + 10 * rowVal xs) + 10 ^ (xs.length + 1) * rowVal l2
-    rw [rowVal_app xs l2, Nat.pow_succ, Nat.mul_add, Nat.mul_comm (10 ^ xs.length) 10, Nat.mul_assoc]
-    omega
-
-/-- A row below `10^n` keeps its value when cut to `n` cells (`rem[:lb]`). -/
-theorem rowVal_take_of_lt : ∀ (n : Nat) (l : List Cell), rowVal l < 10 ^ n → rowVal (l.take n) = rowVal l
-  | 0, l, h => by
-    rw [Nat.pow_zero] at h
-    show rowVal [] = rowVal l
-    show 0 = rowVal l
-    omega
-  | n + 1, [], _ => rfl
-  | n + 1, x :: xs, h => by
-    show x.val + 10 * rowVal (xs.take n) = x.val + 10 * rowVal xs
-    rw [rowVal_cons, Nat.pow_succ] at h
-    rw [rowVal_take_of_lt n xs (by omega)]
-
 theorem digits_single (c : Cell) (h : c.isDigit = true) : Digits [c] := digits_cons_intro h digits_nil
 
 /-- The top digit of a non-empty row is not 0 (a canonical, non-zero divisor). -/

@@ -418,15 +418,233 @@ root): the symbols written in the columns the scan visited, then x's own cells a
 def incP (op : Op) (xs : List Cell) : Prog (List Cell) :=
   (scanP (xs.length + 3) op xs [] .blank false).bind fun t => done (rowOf t ++ xs.drop t.length)
 
-/-- The row without its top zero cells (all of them). -/
-def stripTop : List Cell → List Cell
+/-- Whether a cell is the digit 0. -/
+def Cell.isD0 : Cell → Bool
+  | .d0 => true
+  | _ => false
+
+/-- The zero cells at the front of a row dropped. -/
+def dropZ : List Cell → List Cell
   | [] => []
-  | x :: xs => if stripTop xs = [] ∧ x = .d0 then [] else x :: stripTop xs
+  | x :: xs => if x.isD0 = true then dropZ xs else x :: xs
+
+/-- The row without its top zero cells (all of them): the zeros dropped from the front of the
+reversed row.  (This form keeps the kernel's recursion shallow on long rows, which the golden
+traces' 1,000-digit sums need; `stripTop_cons` is the recursive description.) -/
+def stripTop (l : List Cell) : List Cell := (dropZ l.reverse).reverse
+
+theorem Cell.isD0_iff (x : Cell) : x.isD0 = true ↔ x = .d0 := by cases x <;> decide
+
+theorem dropZ_snoc : ∀ (l : List Cell) (x : Cell),
+    dropZ (l ++ [x]) = if dropZ l = [] then dropZ [x] else dropZ l ++ [x]
+  | [], x => (if_pos rfl).symm
+  | y :: ys, x => by
+    show (if y.isD0 = true then dropZ (ys ++ [x]) else y :: (ys ++ [x])) =
+      if (if y.isD0 = true then dropZ ys else y :: ys) = [] then dropZ [x]
+      else (if y.isD0 = true then dropZ ys else y :: ys) ++ [x]
+    by_cases h : y.isD0 = true
+    · rw [if_pos h, if_pos h]; exact dropZ_snoc ys x
+    · rw [if_neg h, if_neg h, if_neg (List.cons_ne_nil _ _)]; rfl
+
+theorem stripTop_nil : stripTop [] = [] := rfl
+
+theorem stripTop_cons (x : Cell) (xs : List Cell) :
+    stripTop (x :: xs) = if stripTop xs = [] ∧ x = .d0 then [] else x :: stripTop xs := by
+  unfold stripTop
+  rw [List.reverse_cons, dropZ_snoc]
+  by_cases h : dropZ xs.reverse = []
+  · rw [if_pos h, h]
+    by_cases hx : x = .d0
+    · subst hx; exact (if_pos ⟨rfl, rfl⟩).symm
+    · have hx' : ¬ (x.isD0 = true) := fun h' => hx ((Cell.isD0_iff x).1 h')
+      show (if x.isD0 = true then dropZ [] else [x]).reverse = _
+      rw [if_neg hx', if_neg (fun c => hx c.2)]
+      rfl
+  · have hne : (dropZ xs.reverse).reverse ≠ [] := fun e => h (by
+      rw [← List.reverse_reverse (dropZ xs.reverse), e]; rfl)
+    rw [if_neg h, if_neg (fun c => hne c.1), List.reverse_append]
+    rfl
 
 /-- `procedures.canonical` on a row without gaps: drop the top zero cells, keeping one cell. -/
 def canon : List Cell → List Cell
   | [] => []
   | x :: xs => x :: stripTop xs
+
+/-! ### Programs in lock step (`together`: the rows of a product)
+
+`together` runs generators side by side; in the sequential mode each asks one view per round,
+and a round's views form one batch.  As sequential asks (what the sequential mode writes, in
+order), a round is `roundP` and the rounds `roundsP`: each program gets its own steps and returns
+what it returns alone (`rounds_run`). -/
+
+section Rounds
+
+variable {γ : Type}
+
+/-- The views the pending programs of a round ask. -/
+def pend : List (Prog γ) → List View
+  | [] => []
+  | .done _ :: ps => pend ps
+  | .ask v _ :: ps => v :: pend ps
+
+/-- Each pending program continued with its view's step. -/
+def advance (g : Stepper) : List (Prog γ) → List (Prog γ)
+  | [] => []
+  | .done a :: ps => .done a :: advance g ps
+  | .ask v k :: ps => k (g v) :: advance g ps
+
+/-- One round as sequential asks, in the order of the batch. -/
+def roundP : List (Prog γ) → Prog (List (Prog γ))
+  | [] => Prog.done []
+  | .done a :: ps => (roundP ps).bind fun r => Prog.done (.done a :: r)
+  | .ask v k :: ps => Prog.ask v fun s => (roundP ps).bind fun r => Prog.done (k s :: r)
+
+/-- The rounds flattened: what the sequential mode writes, in order. -/
+def roundsP : Nat → List (Prog γ) → Prog (List (Prog γ))
+  | 0, ps => Prog.done ps
+  | n + 1, ps => if pend ps = [] then Prog.done ps else (roundP ps).bind (roundsP n)
+
+/-- The result of a program that is done (`d` for one that is not). -/
+def Prog.resD (d : γ) : Prog γ → γ
+  | .done a => a
+  | .ask _ _ => d
+
+
+theorem out_roundP (f : Stepper) : ∀ ps : List (Prog γ), out f (roundP ps) = advance f ps
+  | [] => rfl
+  | .done a :: ps => by
+    show out f ((roundP ps).bind fun r => Prog.done (.done a :: r)) = .done a :: advance f ps
+    rw [out_bind, out_roundP f ps]; rfl
+  | .ask v k :: ps => by
+    show out f ((roundP ps).bind fun r => Prog.done (k (f v) :: r)) = k (f v) :: advance f ps
+    rw [out_bind, out_roundP f ps]; rfl
+
+theorem log_roundP (f : Stepper) : ∀ ps : List (Prog γ), log f (roundP ps) = (pend ps).map fun v => (v, f v)
+  | [] => rfl
+  | .done a :: ps => by
+    show log f ((roundP ps).bind fun r => Prog.done (.done a :: r)) = (pend ps).map _
+    rw [log_bind, log_roundP f ps, log_done, List.append_nil]
+  | .ask v k :: ps => by
+    show (v, f v) :: log f ((roundP ps).bind fun r => Prog.done (k (f v) :: r)) = (v, f v) :: (pend ps).map _
+    rw [log_bind, log_roundP f ps, log_done, List.append_nil]
+
+theorem out_advance (f : Stepper) : ∀ ps : List (Prog γ), (advance f ps).map (out f) = ps.map (out f)
+  | [] => rfl
+  | .done a :: ps => by
+    show out f (.done a) :: (advance f ps).map (out f) = out f (.done a) :: ps.map (out f)
+    rw [out_advance f ps]
+  | .ask v k :: ps => by
+    show out f (k (f v)) :: (advance f ps).map (out f) = out f (.ask v k) :: ps.map (out f)
+    rw [out_advance f ps]; rfl
+
+theorem len_advance (f : Stepper) (n : Nat) : ∀ ps : List (Prog γ), (∀ p ∈ ps, (log f p).length ≤ n + 1) →
+    ∀ q ∈ advance f ps, (log f q).length ≤ n
+  | [], _ => fun q hq => by cases hq
+  | .done a :: ps, h => by
+    intro q hq
+    rcases List.mem_cons.mp hq with e | e
+    · subst e; exact Nat.zero_le _
+    · exact len_advance f n ps (fun p hp => h p (List.mem_cons_of_mem _ hp)) q e
+  | .ask v k :: ps, h => by
+    intro q hq
+    rcases List.mem_cons.mp hq with e | e
+    · subst e
+      have := h (.ask v k) (List.Mem.head _)
+      rw [log_ask, List.length_cons] at this
+      omega
+    · exact len_advance f n ps (fun p hp => h p (List.mem_cons_of_mem _ hp)) q e
+
+theorem mem_round (f : Stepper) (x : View × Step) : ∀ ps : List (Prog γ),
+    (x ∈ (pend ps).map (fun v => (v, f v)) ∨ ∃ q ∈ advance f ps, x ∈ log f q) ↔ ∃ p ∈ ps, x ∈ log f p
+  | [] => by simp [pend, advance]
+  | .done a :: ps => by
+    have ih := mem_round f x ps
+    constructor
+    · intro h
+      rcases h with h | ⟨q, hq, hx⟩
+      · obtain ⟨p, hp, hx⟩ := ih.mp (Or.inl h)
+        exact ⟨p, List.mem_cons_of_mem _ hp, hx⟩
+      · rcases List.mem_cons.mp hq with e | e
+        · subst e; cases hx
+        · obtain ⟨p, hp, hx'⟩ := ih.mp (Or.inr ⟨q, e, hx⟩)
+          exact ⟨p, List.mem_cons_of_mem _ hp, hx'⟩
+    · intro ⟨p, hp, hx⟩
+      rcases List.mem_cons.mp hp with e | e
+      · subst e; cases hx
+      · rcases ih.mpr ⟨p, e, hx⟩ with h | ⟨q, hq, hx'⟩
+        · exact Or.inl h
+        · exact Or.inr ⟨q, List.mem_cons_of_mem _ hq, hx'⟩
+  | .ask v k :: ps => by
+    have ih := mem_round f x ps
+    constructor
+    · intro h
+      rcases h with h | ⟨q, hq, hx⟩
+      · rcases List.mem_cons.mp h with e | e
+        · exact ⟨.ask v k, List.Mem.head _, by rw [log_ask, e]; exact List.Mem.head _⟩
+        · obtain ⟨p, hp, hx⟩ := ih.mp (Or.inl e)
+          exact ⟨p, List.mem_cons_of_mem _ hp, hx⟩
+      · rcases List.mem_cons.mp hq with e | e
+        · subst e
+          exact ⟨.ask v k, List.Mem.head _, by rw [log_ask]; exact List.Mem.tail _ hx⟩
+        · obtain ⟨p, hp, hx'⟩ := ih.mp (Or.inr ⟨q, e, hx⟩)
+          exact ⟨p, List.mem_cons_of_mem _ hp, hx'⟩
+    · intro ⟨p, hp, hx⟩
+      rcases List.mem_cons.mp hp with e | e
+      · subst e
+        rw [log_ask] at hx
+        rcases List.mem_cons.mp hx with e' | e'
+        · exact Or.inl (by rw [e']; exact List.Mem.head _)
+        · exact Or.inr ⟨k (f v), List.Mem.head _, e'⟩
+      · rcases ih.mpr ⟨p, e, hx⟩ with h | ⟨q, hq, hx'⟩
+        · exact Or.inl (List.Mem.tail _ h)
+        · exact Or.inr ⟨q, List.mem_cons_of_mem _ hq, hx'⟩
+
+theorem pend_nil (f : Stepper) (d : γ) : ∀ ps : List (Prog γ), pend ps = [] →
+    ps.map (Prog.resD d) = ps.map (out f) ∧ ∀ p ∈ ps, log f p = []
+  | [], _ => ⟨rfl, fun p hp => by cases hp⟩
+  | .done a :: ps, h => by
+    obtain ⟨h1, h2⟩ := pend_nil f d ps h
+    refine ⟨?_, ?_⟩
+    · show a :: ps.map (Prog.resD d) = a :: ps.map (out f)
+      rw [h1]
+    · intro p hp
+      rcases List.mem_cons.mp hp with e | e
+      · subst e; rfl
+      · exact h2 p e
+  | .ask v k :: ps, h => absurd h (List.cons_ne_nil _ _)
+
+theorem log_nil_done (f : Stepper) : ∀ p : Prog γ, log f p = [] → ∃ a, p = .done a
+  | .done a, _ => ⟨a, rfl⟩
+  | .ask v k, h => by rw [log_ask] at h; cases h
+
+/-- **Lock step is transparent**: with enough rounds, every program returns what it returns
+alone, and the interleaved asks are exactly the views each program presents alone. -/
+theorem rounds_run (f : Stepper) (d : γ) : ∀ (n : Nat) (ps : List (Prog γ)),
+    (∀ p ∈ ps, (log f p).length ≤ n) →
+    (out f (roundsP n ps)).map (Prog.resD d) = ps.map (out f) ∧
+      ∀ x, x ∈ log f (roundsP n ps) ↔ ∃ p ∈ ps, x ∈ log f p
+  | 0, ps, h => by
+    have hall : ∀ p ∈ ps, log f p = [] := fun p hp => List.eq_nil_of_length_eq_zero (Nat.le_zero.mp (h p hp))
+    have hres : ps.map (Prog.resD d) = ps.map (out f) := by
+      apply List.map_congr_left
+      intro p hp
+      obtain ⟨a, rfl⟩ := log_nil_done f p (hall p hp)
+      rfl
+    refine ⟨hres, fun x => ⟨fun hx => (by cases hx), fun ⟨p, hp, hx⟩ => (by rw [hall p hp] at hx; cases hx)⟩⟩
+  | n + 1, ps, h => by
+    by_cases hp : pend ps = []
+    · have e : roundsP (n + 1) ps = Prog.done ps := if_pos hp
+      obtain ⟨h1, h2⟩ := pend_nil f d ps hp
+      rw [e]
+      exact ⟨h1, fun x => ⟨fun hx => (by cases hx), fun ⟨p, hp', hx⟩ => (by rw [h2 p hp'] at hx; cases hx)⟩⟩
+    · have e : roundsP (n + 1) ps = (roundP ps).bind (roundsP n) := if_neg hp
+      obtain ⟨i1, i2⟩ := rounds_run f d n (advance f ps) (len_advance f n ps h)
+      rw [e, out_bind, log_bind, out_roundP, log_roundP]
+      refine ⟨by rw [i1, out_advance], fun x => ?_⟩
+      rw [List.mem_append, i2]
+      exact mem_round f x ps
+
+end Rounds
 
 /-! ### Signed numbers and exact procedures (the interface the evaluator composes) -/
 

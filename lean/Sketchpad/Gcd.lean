@@ -86,12 +86,10 @@ theorem stripTop_topNZ : ∀ l : List Cell, stripTop l ≠ [] → topNZ (stripTo
     intro h
     by_cases hc : stripTop ys = [] ∧ y = .d0
     · have e : stripTop (y :: ys) = [] := by
-        show (if stripTop ys = [] ∧ y = .d0 then [] else y :: stripTop ys) = []
-        rw [if_pos hc]
+        rw [stripTop_cons, if_pos hc]
       exact absurd e h
     · have e : stripTop (y :: ys) = y :: stripTop ys := by
-        show (if stripTop ys = [] ∧ y = .d0 then [] else y :: stripTop ys) = y :: stripTop ys
-        rw [if_neg hc]
+        rw [stripTop_cons, if_neg hc]
       rw [e]
       by_cases h0 : stripTop ys = []
       · rw [h0]

@@ -39,16 +39,14 @@ theorem stripTop_val : ∀ r : List Cell, rowVal (stripTop r) = rowVal r ∧ (Di
     obtain ⟨ih1, ih2⟩ := stripTop_val xs
     by_cases h : stripTop xs = [] ∧ x = .d0
     · have e : stripTop (x :: xs) = [] := by
-        show (if stripTop xs = [] ∧ x = .d0 then [] else x :: stripTop xs) = []
-        rw [if_pos h]
+        rw [stripTop_cons, if_pos h]
       rw [e]
       refine ⟨?_, fun _ => digits_nil⟩
       have h0 : rowVal xs = 0 := by rw [← ih1, h.1]; rfl
       rw [rowVal_cons, h0, h.2]
       rfl
     · have e : stripTop (x :: xs) = x :: stripTop xs := by
-        show (if stripTop xs = [] ∧ x = .d0 then [] else x :: stripTop xs) = x :: stripTop xs
-        rw [if_neg h]
+        rw [stripTop_cons, if_neg h]
       rw [e, rowVal_cons, rowVal_cons, ih1]
       exact ⟨rfl, fun hd => digits_cons_intro (digits_cons hd).1 (ih2 (digits_cons hd).2)⟩
 
@@ -683,64 +681,123 @@ theorem reduction_neg (f : Stepper) :
       exact wit_of_list _ _ W_NEG
         (fun w hw => ⟨SNum.wf_of_wfb _ (W_NEG_ok w hw).1, (W_NEG_ok w hw).2⟩) v hv) f
 
+/-! ### Rows: digits, appending, taking -/
+
+theorem digits_iff : ∀ l : List Cell, Digits l ↔ ∀ x ∈ l, x.isDigit = true
+  | [] => ⟨fun _ x hx => (by cases hx), fun _ => digits_nil⟩
+  | x :: xs => by
+    constructor
+    · intro h y hy
+      rcases List.mem_cons.mp hy with e | e
+      · subst e; exact (digits_cons h).1
+      · exact ((digits_iff xs).mp (digits_cons h).2) y e
+    · intro h
+      exact digits_cons_intro (h x (List.Mem.head _))
+        ((digits_iff xs).mpr fun y hy => h y (List.Mem.tail _ hy))
+
+theorem digits_append {l1 l2 : List Cell} (h1 : Digits l1) (h2 : Digits l2) : Digits (l1 ++ l2) := by
+  rw [digits_iff] at h1 h2 ⊢
+  intro x hx
+  rcases List.mem_append.mp hx with e | e
+  · exact h1 x e
+  · exact h2 x e
+
+theorem digits_take (n : Nat) {l : List Cell} (h : Digits l) : Digits (l.take n) := by
+  rw [digits_iff] at h ⊢
+  exact fun x hx => h x (List.mem_of_mem_take hx)
+
+theorem digits_drop (n : Nat) {l : List Cell} (h : Digits l) : Digits (l.drop n) := by
+  rw [digits_iff] at h ⊢
+  exact fun x hx => h x (List.mem_of_mem_drop hx)
+
+theorem digits_reverse {l : List Cell} (h : Digits l) : Digits l.reverse := by
+  rw [digits_iff] at h ⊢
+  exact fun x hx => h x (List.mem_reverse.mp hx)
+
+theorem rowVal_app : ∀ l1 l2 : List Cell, rowVal (l1 ++ l2) = rowVal l1 + 10 ^ l1.length * rowVal l2
+  | [], l2 => by
+    show rowVal l2 = 0 + 10 ^ 0 * rowVal l2
+    rw [Nat.pow_zero, Nat.one_mul, Nat.zero_add]
+  | x :: xs, l2 => by
+    show x.val + 10 * rowVal (xs ++ l2) = (x.val + 10 * rowVal xs) + 10 ^ (xs.length + 1) * rowVal l2
+    rw [rowVal_app xs l2, Nat.pow_succ, Nat.mul_add, Nat.mul_comm (10 ^ xs.length) 10, Nat.mul_assoc]
+    omega
+
+/-- A row below `10^n` keeps its value when cut to `n` cells (`rem[:lb]`). -/
+theorem rowVal_take_of_lt : ∀ (n : Nat) (l : List Cell), rowVal l < 10 ^ n → rowVal (l.take n) = rowVal l
+  | 0, l, h => by
+    rw [Nat.pow_zero] at h
+    show rowVal [] = rowVal l
+    show 0 = rowVal l
+    omega
+  | n + 1, [], _ => rfl
+  | n + 1, x :: xs, h => by
+    show x.val + 10 * rowVal (xs.take n) = x.val + 10 * rowVal xs
+    rw [rowVal_cons, Nat.pow_succ] at h
+    rw [rowVal_take_of_lt n xs (by omega)]
+
 /-! ### Signed multiplication: the program -/
 
-/-- Long multiplication as a program (`= mulRun`, `mulP_eq`): after the first partial row, for
-each further digit `d` of the multiplier (column `j`), the row `x · d`, then its addition, shifted
-by `j`, to the running total. -/
-def mulGoP (xs : List Cell) : Nat → List Cell → List Cell → Prog (List Cell)
-  | _, acc, [] => done acc
-  | j, acc, d :: ds =>
-    (mulRowP xs d).bind fun t =>
-      (rowsP .ADD acc (shiftRow j (rowOf t))).bind fun u => mulGoP xs (j + 1) (rowOf u) ds
+/-- `add_rows(total, shifted row, start = j)` for each further partial row, as Python runs
+them: the total's own cells below column `j`, then the addition of the row to the total's cells
+from column `j` on (`rowsP .ADD (total.drop j) r`, Python's limit `max(width) + 2`). -/
+def addChainP : Nat → List Cell → List (List Cell) → Prog (List Cell)
+  | _, total, [] => done total
+  | j, total, r :: rs => (rowsP .ADD (total.drop j) r).bind fun t => addChainP (j + 1) (total.take j ++ rowOf t) rs
 
-/-- `product_rows` (sequential mode; see lean/README.md for the order of the scans). -/
-def mulP (xs : List Cell) : List Cell → Prog (List Cell)
+/-- The product after its partial rows: the first row is the running total. -/
+def mulFinish : List (List Cell) → Prog (List Cell)
   | [] => done []
-  | d :: ds => (mulRowP xs d).bind fun t => mulGoP xs 1 (rowOf t) ds
+  | r :: rs => addChainP 1 r rs
 
-theorem mulGoP_eq (f : Stepper) (xs : List Cell) : ∀ (ds : List Cell) (j : Nat) (acc : List Cell),
-    out f (mulGoP xs j acc ds) = (mulGo f xs j acc ds).1 ∧
-    log f (mulGoP xs j acc ds) = (mulGo f xs j acc ds).2 := by
-  intro ds
-  induction ds with
-  | nil => intro j acc; exact ⟨rfl, rfl⟩
-  | cons d ds ih =>
-    intro j acc
-    obtain ⟨h1, h2⟩ := ih (j + 1) (rowOf (rowsTrace f .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d)))))
-    have e : mulGoP xs j acc (d :: ds) = (mulRowP xs d).bind (fun t =>
-        (rowsP .ADD acc (shiftRow j (rowOf t))).bind fun u => mulGoP xs (j + 1) (rowOf u) ds) := rfl
-    rw [e]
-    refine ⟨?_, ?_⟩
-    · rw [out_bind, mulRowP_out]
-      show out f ((rowsP .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d)))).bind
-        fun u => mulGoP xs (j + 1) (rowOf u) ds) = _
-      rw [out_bind, rowsP_out]
-      exact h1
-    · rw [log_bind, mulRowP_log, mulRowP_out]
-      show mulRowTrace f xs d ++ log f ((rowsP .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d)))).bind
-        fun u => mulGoP xs (j + 1) (rowOf u) ds) = _
-      rw [log_bind, rowsP_log, rowsP_out]
-      show mulRowTrace f xs d ++ (rowsTrace f .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d))) ++
-        log f (mulGoP xs (j + 1) (rowOf (rowsTrace f .ADD acc (shiftRow j (rowOf (mulRowTrace f xs d))))) ds)) = _
-      rw [h2, ← List.append_assoc]
-      rfl
+/-- `product_rows` (sequential mode) as Python runs it: every partial row `x · d` in lock step
+(`together`: round `i` asks column `i` of every row still running), then the rows added one
+after another, each from its own column on. -/
+def mulP (xs ys : List Cell) : Prog (List Cell) :=
+  (roundsP (xs.length + 3) (ys.map (mulRowP xs))).bind fun ps => mulFinish (ps.map fun p => rowOf (Prog.resD [] p))
 
+theorem scanP_log_len (f : Stepper) : ∀ (n : Nat) (op : Op) (xs ys : List Cell) (c : Cell) (cr : Bool),
+    (log f (scanP n op xs ys c cr)).length ≤ n
+  | 0, _, _, _, _, _ => Nat.le_refl 0
+  | n + 1, op, xs, ys, c, cr => by
+    cases hs : (f ⟨op, hd xs, hd ys, c⟩).next.isScan with
+    | false => rw [(scanP_halt f n op xs ys c cr hs).2]; exact Nat.succ_le_succ (Nat.zero_le _)
+    | true =>
+      rw [(scanP_cont f n op xs ys c cr hs).2, List.length_cons]
+      exact Nat.succ_le_succ (scanP_log_len f n _ _ _ _ cr)
+
+/-- The partial rows run alone: the product is their rows, then the additions. -/
 theorem mulP_eq (f : Stepper) (xs ys : List Cell) :
-    out f (mulP xs ys) = (mulRun f xs ys).1 ∧ log f (mulP xs ys) = (mulRun f xs ys).2 := by
-  cases ys with
-  | nil => exact ⟨rfl, rfl⟩
-  | cons d ds =>
-    obtain ⟨h1, h2⟩ := mulGoP_eq f xs ds 1 (rowOf (mulRowTrace f xs d))
-    have e : mulP xs (d :: ds) = (mulRowP xs d).bind (fun t => mulGoP xs 1 (rowOf t) ds) := rfl
-    rw [e]
-    refine ⟨?_, ?_⟩
-    · rw [out_bind, mulRowP_out]
-      exact h1
-    · rw [log_bind, mulRowP_log, mulRowP_out]
-      show mulRowTrace f xs d ++ log f (mulGoP xs 1 (rowOf (mulRowTrace f xs d)) ds) = _
-      rw [h2]
-      rfl
+    out f (mulP xs ys) = out f (mulFinish (ys.map fun d => rowOf (mulRowTrace f xs d))) ∧
+    (∀ x, x ∈ log f (mulP xs ys) ↔
+      (∃ d ∈ ys, x ∈ mulRowTrace f xs d) ∨ x ∈ log f (mulFinish (ys.map fun d => rowOf (mulRowTrace f xs d)))) := by
+  have hlen : ∀ p ∈ ys.map (mulRowP xs), (log f p).length ≤ xs.length + 3 := by
+    intro p hp
+    obtain ⟨d, _, rfl⟩ := List.mem_map.mp hp
+    exact scanP_log_len f _ _ _ _ _ _
+  obtain ⟨r1, r2⟩ := rounds_run f ([] : List (View × Step)) (xs.length + 3) (ys.map (mulRowP xs)) hlen
+  have hrows : (out f (roundsP (xs.length + 3) (ys.map (mulRowP xs)))).map (fun p => rowOf (Prog.resD [] p)) =
+      ys.map fun d => rowOf (mulRowTrace f xs d) := by
+    have e1 : (out f (roundsP (xs.length + 3) (ys.map (mulRowP xs)))).map (fun p => rowOf (Prog.resD [] p)) =
+        ((out f (roundsP (xs.length + 3) (ys.map (mulRowP xs)))).map (Prog.resD [])).map rowOf := by
+      rw [List.map_map]; rfl
+    rw [e1, r1, List.map_map, List.map_map]
+    apply List.map_congr_left
+    intro d _
+    show rowOf (out f (mulRowP xs d)) = rowOf (mulRowTrace f xs d)
+    rw [mulRowP_out]
+  unfold mulP
+  rw [out_bind, hrows]
+  refine ⟨rfl, fun x => ?_⟩
+  rw [log_bind, List.mem_append, r2, hrows]
+  constructor
+  · rintro (⟨p, hp, hx⟩ | h)
+    · obtain ⟨d, hd, rfl⟩ := List.mem_map.mp hp
+      exact Or.inl ⟨d, hd, by rw [← mulRowP_log]; exact hx⟩
+    · exact Or.inr h
+  · rintro (⟨d, hd, hx⟩ | h)
+    · exact Or.inl ⟨mulRowP xs d, List.mem_map_of_mem hd, by rw [mulRowP_log]; exact hx⟩
+    · exact Or.inr h
 
 def mulSignK (s : Step) (r : List Cell) : Prog SNum := done (s.sym, canon r)
 
@@ -751,14 +808,11 @@ magnitudes. -/
 def sgnMulP (a b : SNum) : Prog SNum := ask ⟨.SGNMUL, a.1, b.1, .blank⟩ (sgnMulK a b)
 
 theorem sgnMulP_eq (f : Stepper) (a b : SNum) :
-    out f (sgnMulP a b) = ((f ⟨.SGNMUL, a.1, b.1, .blank⟩).sym, canon (mulRun f a.2 b.2).1) ∧
-    log f (sgnMulP a b) =
-      (⟨.SGNMUL, a.1, b.1, .blank⟩, f ⟨.SGNMUL, a.1, b.1, .blank⟩) :: (mulRun f a.2 b.2).2 := by
+    out f (sgnMulP a b) = ((f ⟨.SGNMUL, a.1, b.1, .blank⟩).sym, canon (out f (mulP a.2 b.2))) ∧
+    log f (sgnMulP a b) = (⟨.SGNMUL, a.1, b.1, .blank⟩, f ⟨.SGNMUL, a.1, b.1, .blank⟩) :: log f (mulP a.2 b.2) := by
   unfold sgnMulP
-  rw [out_ask, log_ask, sgnMulK, out_bind, log_bind, (mulP_eq f a.2 b.2).1, (mulP_eq f a.2 b.2).2]
-  refine ⟨rfl, ?_⟩
-  show _ :: ((mulRun f a.2 b.2).2 ++ []) = _
-  rw [List.append_nil]
+  rw [out_ask, log_ask, sgnMulK, out_bind, log_bind]
+  exact ⟨rfl, by rw [mulSignK, log_done, List.append_nil]⟩
 
 /-! ### Lengths in a long multiplication (for the exact view set of its additions) -/
 
@@ -933,84 +987,176 @@ theorem add_le_closed (n : Nat) : ∀ (xs ys : List Cell) (c : Cell), Digits xs 
     have := len_tl ys'
     omega
 
-/-- The invariant of the running total: no longer than `j + |x|` cells, below `10^(j + |x|)`. -/
-theorem mulGo_closed (xs : List Cell) (hx : Digits xs) : ∀ (ds : List Cell) (j : Nat) (acc : List Cell),
-    Digits ds → Digits acc → acc.length ≤ j + xs.length → rowVal acc < 10 ^ (j + xs.length) →
-    ∀ p ∈ (mulGo refStep xs j acc ds).2, p.1 ∈ V_MUL ∨ p.1 ∈ V_MULADD := by
-  intro ds
-  induction ds with
-  | nil => intro j acc _ _ _ _ p hp; cases hp
-  | cons d ds ih =>
-    intro j acc hds hacc hlen hval p hp
+/-- An addition to a non-empty row writes at least one cell. -/
+theorem add_row_ne (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) (hne : ys ≠ []) :
+    rowOf (addTrace refStep xs ys) ≠ [] := by
+  have hyb : hd ys ≠ .blank := fun h => hne (eq_nil_of_hd_blank hy h)
+  have hcol := add_col (hd xs) (hd_mem_db hx) (hd ys) (hd_mem_db hy) .blank (by decide) (fun h => hyb h.2.1)
+  show rowOf (trace refStep (max xs.length ys.length + 2 + 1) .ADD xs ys .blank) ≠ []
+  rw [trace_step refStep (max xs.length ys.length + 2) .ADD xs ys .blank ⟨.ADD, hd xs, hd ys, .blank⟩ _ .ADD
+    (tl xs) (tl ys) _ rfl hcol rfl rfl rfl rfl rfl, rowOf_digit_mod]
+  exact List.cons_ne_nil _ _
+
+/-- The running total, cut at column `j`: its own cells below, the rest above. -/
+theorem rowVal_take_drop (l : List Cell) (j : Nat) :
+    rowVal l = rowVal (l.take j) + 10 ^ (l.take j).length * rowVal (l.drop j) := by
+  conv => lhs; rw [← List.take_append_drop j l]
+  exact rowVal_app _ _
+
+theorem chain_arith (T A X D R : Nat) : T + A * (X * D) + A * 10 * (X * R) = T + A * (X * (D + 10 * R)) := by
+  rw [Nat.mul_add X D (10 * R), Nat.mul_add A, Nat.add_assoc, Nat.mul_assoc A 10, Nat.mul_left_comm 10 X R]
+
+/-- One addition of the chain: the total grows by the row, shifted to column `j`. -/
+theorem chain_step_val (total r : List Cell) (j : Nat) (ht : Digits total) (hr : Digits r) :
+    rowVal (total.take j ++ rowOf (addTrace refStep (total.drop j) r)) =
+      rowVal total + 10 ^ (total.take j).length * rowVal r := by
+  obtain ⟨va, _, _⟩ := add_correct (total.drop j) r (digits_drop j ht) hr
+  rw [rowVal_app, va, Nat.mul_add, ← Nat.add_assoc, ← rowVal_take_drop]
+
+/-- **The additions of a product, as Python runs them**: the value. -/
+theorem addChain_val (xs : List Cell) (hx : Digits xs) : ∀ (ds : List Cell) (j : Nat) (total : List Cell),
+    Digits ds → Digits total → (xs ≠ [] → j ≤ total.length) →
+    rowVal (out refStep (addChainP j total (ds.map fun d => rowOf (mulRowTrace refStep xs d)))) =
+        rowVal total + 10 ^ j * (rowVal xs * rowVal ds) ∧
+      Digits (out refStep (addChainP j total (ds.map fun d => rowOf (mulRowTrace refStep xs d))))
+  | [], j, total, _, ht, _ => by
+    refine ⟨?_, ht⟩
+    show rowVal total = rowVal total + 10 ^ j * (rowVal xs * 0)
+    rw [Nat.mul_zero, Nat.mul_zero, Nat.add_zero]
+  | d :: ds, j, total, hds, ht, hlen => by
     obtain ⟨hd, hds'⟩ := digits_cons hds
-    have hrow : Digits (shiftRow j (rowOf (mulRowTrace refStep xs d))) :=
-      digits_shift j _ (mul_row_digits xs d hx hd)
+    obtain ⟨vm, dm, _⟩ := mul_row_correct xs d hx hd
+    obtain ⟨hl1, _⟩ := mul_row_len xs d hx hd
+    have hsum := add_digits (total.drop j) _ (digits_drop j ht) dm
+    have e : out refStep (addChainP j total ((d :: ds).map fun d => rowOf (mulRowTrace refStep xs d))) =
+        out refStep (addChainP (j + 1) (total.take j ++ rowOf (addTrace refStep (total.drop j)
+          (rowOf (mulRowTrace refStep xs d)))) (ds.map fun d => rowOf (mulRowTrace refStep xs d))) := by
+      show out refStep ((rowsP .ADD (total.drop j) (rowOf (mulRowTrace refStep xs d))).bind _) = _
+      rw [out_bind, rowsP_out]
+      rfl
+    have hlen' : xs ≠ [] → j + 1 ≤ (total.take j ++ rowOf (addTrace refStep (total.drop j)
+        (rowOf (mulRowTrace refStep xs d)))).length := by
+      intro hne
+      have hr : rowOf (mulRowTrace refStep xs d) ≠ [] := by
+        intro h0
+        rw [h0] at hl1
+        cases xs with
+        | nil => exact hne rfl
+        | cons x r => have : (x :: r).length = r.length + 1 := rfl; simp at hl1
+      have hne' := add_row_ne (total.drop j) _ (digits_drop j ht) dm hr
+      have hpos : 1 ≤ (rowOf (addTrace refStep (total.drop j) (rowOf (mulRowTrace refStep xs d)))).length := by
+        cases h : rowOf (addTrace refStep (total.drop j) (rowOf (mulRowTrace refStep xs d))) with
+        | nil => exact absurd h hne'
+        | cons _ _ => simp
+      rw [List.length_append, List.length_take, Nat.min_eq_left (hlen hne)]
+      omega
+    obtain ⟨i1, i2⟩ := addChain_val xs hx ds (j + 1) _ hds'
+      (digits_append (digits_take j ht) hsum) hlen'
+    rw [e]
+    refine ⟨?_, i2⟩
+    rw [i1, chain_step_val total _ j ht dm, vm]
+    by_cases hne : xs = []
+    · subst hne
+      show rowVal total + 10 ^ (total.take j).length * (0 * d.val) + 10 ^ (j + 1) * (0 * rowVal ds) =
+        rowVal total + 10 ^ j * (0 * rowVal (d :: ds))
+      simp only [Nat.zero_mul, Nat.mul_zero, Nat.add_zero]
+    · rw [List.length_take, Nat.min_eq_left (hlen hne), Nat.pow_succ, chain_arith]
+      rfl
+
+/-- The value invariant of the chain's running total, and the `ADD` views it presents: the
+total from column `j` on is never longer than the row added to it. -/
+theorem addChain_closed (xs : List Cell) (hx : Digits xs) : ∀ (ds : List Cell) (j : Nat) (total : List Cell),
+    Digits ds → Digits total → total.length ≤ j + xs.length → rowVal total < 10 ^ (j + xs.length) →
+    ∀ p ∈ log refStep (addChainP j total (ds.map fun d => rowOf (mulRowTrace refStep xs d))), p.1 ∈ V_MULADD
+  | [], _, _, _, _, _, _ => fun p hp => by cases hp
+  | d :: ds, j, total, hds, ht, hlen, hval => by
+    obtain ⟨hd, hds'⟩ := digits_cons hds
+    obtain ⟨vm, dm, _⟩ := mul_row_correct xs d hx hd
     obtain ⟨hl1, hl2⟩ := mul_row_len xs d hx hd
-    have hslen : (shiftRow j (rowOf (mulRowTrace refStep xs d))).length =
-        j + (rowOf (mulRowTrace refStep xs d)).length := by
-      unfold shiftRow
-      rw [List.length_append, len_replicate]
-    have hstep : (mulGo refStep xs j acc (d :: ds)).2 = mulRowTrace refStep xs d ++
-        addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))) ++
-        (mulGo refStep xs (j + 1)
-          (rowOf (addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))))) ds).2 := rfl
-    rw [hstep] at hp
+    have hdrop : (total.drop j).length ≤ (rowOf (mulRowTrace refStep xs d)).length := by
+      rw [List.length_drop]; omega
+    have e : log refStep (addChainP j total ((d :: ds).map fun d => rowOf (mulRowTrace refStep xs d))) =
+        addTrace refStep (total.drop j) (rowOf (mulRowTrace refStep xs d)) ++
+        log refStep (addChainP (j + 1) (total.take j ++ rowOf (addTrace refStep (total.drop j)
+          (rowOf (mulRowTrace refStep xs d)))) (ds.map fun d => rowOf (mulRowTrace refStep xs d))) := by
+      show log refStep ((rowsP .ADD (total.drop j) (rowOf (mulRowTrace refStep xs d))).bind _) = _
+      rw [log_bind, rowsP_log, rowsP_out]
+      rfl
+    intro p hp
+    rw [e] at hp
     rcases List.mem_append.mp hp with hp' | hp'
-    · rcases List.mem_append.mp hp' with e | e
-      · exact Or.inl (mul_sound d hd _ xs .blank hx (by decide) (mulOK_blank d) p e)
-      · exact Or.inr (add_le_closed _ acc _ .blank hacc hrow (by decide) (by omega) p e)
-    · -- the next running total keeps the invariant
-      obtain ⟨va, da, _⟩ := add_correct acc (shiftRow j (rowOf (mulRowTrace refStep xs d))) hacc hrow
-      obtain ⟨vm, _, _⟩ := mul_row_correct xs d hx hd
-      have vs : rowVal (shiftRow j (rowOf (mulRowTrace refStep xs d))) =
-          10 ^ j * (rowVal xs * d.val) := by
-        rw [rowVal_shift, vm]
+    · exact add_le_closed _ _ _ .blank (digits_drop j ht) dm (by decide) hdrop p hp'
+    · -- the next total keeps the invariant
+      have hsum := add_digits (total.drop j) _ (digits_drop j ht) dm
+      have hv' := chain_step_val total _ j ht dm
+      rw [vm] at hv'
       have hxlt := rowVal_lt_pow xs
+      have hlt : (total.take j).length ≤ j := by rw [List.length_take]; exact Nat.min_le_left _ _
+      have hpj : 10 ^ (total.take j).length ≤ 10 ^ j := Nat.pow_le_pow_right (by decide) hlt
+      have hd9 : rowVal xs * d.val ≤ rowVal xs * 9 := Nat.mul_le_mul_left _ (Cell.val_le d)
+      have hP := pow10_pos j
+      have hprod : 10 ^ (total.take j).length * (rowVal xs * d.val) ≤ 10 ^ j * (rowVal xs * 9) :=
+        Nat.mul_le_mul hpj hd9
       have hT : 10 ^ j * rowVal xs + 10 ^ j ≤ 10 ^ (j + xs.length) := by
         have h := Nat.mul_le_mul_left (10 ^ j) (Nat.succ_le_of_lt hxlt)
         rw [Nat.mul_succ, ← Nat.pow_add] at h
         exact h
-      have hTd : 10 ^ j * (rowVal xs * d.val) ≤ 10 ^ j * rowVal xs * 9 := by
-        rw [← Nat.mul_assoc]
-        exact Nat.mul_le_mul_left _ (Cell.val_le d)
-      have hP := pow10_pos j
-      have hval' : rowVal (rowOf (addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))))) <
+      have h9 : 10 ^ j * (rowVal xs * 9) = 9 * (10 ^ j * rowVal xs) := by
+        rw [Nat.mul_comm (rowVal xs) 9, Nat.mul_left_comm, Nat.mul_comm 9]
+      have hval' : rowVal (total.take j ++ rowOf (addTrace refStep (total.drop j) (rowOf (mulRowTrace refStep xs d)))) <
           10 ^ (j + 1 + xs.length) := by
-        rw [va, vs, show j + 1 + xs.length = (j + xs.length) + 1 by omega, Nat.pow_succ]
+        rw [hv', show j + 1 + xs.length = (j + xs.length) + 1 by omega, Nat.pow_succ]
         omega
-      have hlen' : (rowOf (addTrace refStep acc (shiftRow j (rowOf (mulRowTrace refStep xs d))))).length ≤
+      have hlen' : (total.take j ++ rowOf (addTrace refStep (total.drop j) (rowOf (mulRowTrace refStep xs d)))).length ≤
           j + 1 + xs.length := by
-        obtain ⟨hal1, hal2⟩ := add_len acc (shiftRow j (rowOf (mulRowTrace refStep xs d))) hacc hrow
-        by_cases hc : (rowOf (addTrace refStep acc
-            (shiftRow j (rowOf (mulRowTrace refStep xs d))))).length ≤ j + 1 + xs.length
-        · exact hc
+        obtain ⟨hal1, hal2⟩ := add_len (total.drop j) _ (digits_drop j ht) dm
+        have hmx : max (total.drop j).length (rowOf (mulRowTrace refStep xs d)).length =
+            (rowOf (mulRowTrace refStep xs d)).length := Nat.max_eq_right hdrop
+        rw [hmx] at hal1 hal2
+        rw [List.length_append]
+        by_cases hc : (rowOf (addTrace refStep (total.drop j) (rowOf (mulRowTrace refStep xs d)))).length ≤
+            xs.length + 1
+        · omega
         · exfalso
-          have hmx : max acc.length (shiftRow j (rowOf (mulRowTrace refStep xs d))).length =
-              j + 1 + xs.length := by
-            rcases max_eq_or acc.length (shiftRow j (rowOf (mulRowTrace refStep xs d))).length
-              with ⟨e1, _⟩ | ⟨e1, _⟩ <;> omega
+          have hfull : (rowOf (mulRowTrace refStep xs d)).length = xs.length + 1 := by omega
           have hpow := hal2 (by omega)
-          rw [hmx, ← va] at hpow
-          omega
-      exact ih (j + 1) _ hds' (add_digits acc _ hacc hrow) hlen' (by rw [show j + 1 + xs.length = j + 1 + xs.length from rfl]; exact hval') p hp'
+          rw [hfull] at hpow
+          -- the sum reaches 10^(|x|+1): then the total had no cells above column j
+          have hsv := chain_step_val total (rowOf (mulRowTrace refStep xs d)) j ht dm
+          have hvt := rowVal_take_drop total j
+          by_cases hshort : j ≤ total.length
+          · have hl : (total.take j).length = j := by rw [List.length_take]; exact Nat.min_eq_left hshort
+            have hbig : 10 ^ j * 10 ^ (xs.length + 1) ≤ rowVal (total.take j ++
+                rowOf (addTrace refStep (total.drop j) (rowOf (mulRowTrace refStep xs d)))) := by
+              rw [rowVal_app, hl]
+              obtain ⟨va, _, _⟩ := add_correct (total.drop j) (rowOf (mulRowTrace refStep xs d)) (digits_drop j ht) dm
+              rw [va]
+              exact Nat.le_trans (Nat.mul_le_mul_left _ hpow) (Nat.le_add_left _ _)
+            rw [← Nat.pow_add, show j + (xs.length + 1) = j + 1 + xs.length by omega] at hbig
+            omega
+          · have hnil : total.drop j = [] := List.drop_eq_nil_of_le (by omega)
+            rw [hnil] at hpow
+            have hrl := rowVal_lt_pow (rowOf (mulRowTrace refStep xs d))
+            rw [hfull] at hrl
+            show False
+            have : rowVal ([] : List Cell) = 0 := rfl
+            omega
+      exact addChain_closed xs hx ds (j + 1) _ hds' (digits_append (digits_take j ht) hsum) hlen' hval' p hp'
 
-/-- Every view the reference long multiplication presents is a `MUL` view of V or one of the
-222 `ADD` views of `V_MULADD`. -/
+/-- Every view the reference long multiplication (in Python's order) presents is a `MUL` view of
+V or one of the 222 `ADD` views of `V_MULADD`. -/
 theorem mul_closed (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
-    ∀ p ∈ (mulRun refStep xs ys).2, p.1 ∈ V_MUL ∨ p.1 ∈ V_MULADD := by
-  cases ys with
-  | nil => intro p hp; cases hp
-  | cons d ds =>
-    obtain ⟨hd, hds⟩ := digits_cons hy
-    intro p hp
-    have hstep : (mulRun refStep xs (d :: ds)).2 = mulRowTrace refStep xs d ++
-        (mulGo refStep xs 1 (rowOf (mulRowTrace refStep xs d)) ds).2 := rfl
-    rw [hstep] at hp
-    rcases List.mem_append.mp hp with e | e
-    · exact Or.inl (mul_sound d hd _ xs .blank hx (by decide) (mulOK_blank d) p e)
-    · obtain ⟨_, hl2⟩ := mul_row_len xs d hx hd
+    ∀ p ∈ log refStep (mulP xs ys), p.1 ∈ V_MUL ∨ p.1 ∈ V_MULADD := by
+  intro p hp
+  rcases ((mulP_eq refStep xs ys).2 p).mp hp with ⟨d, hd, e⟩ | e
+  · exact Or.inl (mul_sound d ((digits_iff ys).mp hy d hd) _ xs .blank hx (by decide) (mulOK_blank d) p e)
+  · cases ys with
+    | nil => cases e
+    | cons d ds =>
+      obtain ⟨hd, hds⟩ := digits_cons hy
+      obtain ⟨_, hl2⟩ := mul_row_len xs d hx hd
       obtain ⟨vm, dm, _⟩ := mul_row_correct xs d hx hd
-      refine mulGo_closed xs hx ds 1 _ hds dm (by omega) ?_ p e
+      refine Or.inr (addChain_closed xs hx ds 1 _ hds dm (by omega) ?_ p e)
       rw [vm, show 1 + xs.length = xs.length + 1 by omega, Nat.pow_succ]
       have := rowVal_lt_pow xs
       have : rowVal xs * d.val ≤ rowVal xs * 9 := Nat.mul_le_mul_left _ (Cell.val_le d)
@@ -1033,11 +1179,25 @@ theorem sgnMul_closed (a b : SNum) (ha : a.WF) (hb : b.WF) :
     · exact Or.inr (Or.inl h)
     · exact Or.inr (Or.inr h)
 
-theorem mulRun_val (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
-    rowVal (mulRun refStep xs ys).1 = rowVal xs * rowVal ys ∧ Digits (mulRun refStep xs ys).1 := by
+/-- **The product, as Python runs it, is correct**: a digit row denoting `x · y`. -/
+theorem mulP_val (xs ys : List Cell) (hx : Digits xs) (hy : Digits ys) :
+    rowVal (out refStep (mulP xs ys)) = rowVal xs * rowVal ys ∧ Digits (out refStep (mulP xs ys)) := by
+  rw [(mulP_eq refStep xs ys).1]
   cases ys with
   | nil => exact ⟨by show 0 = rowVal xs * 0; rw [Nat.mul_zero], digits_nil⟩
-  | cons d ds => exact mul_correct xs (d :: ds) hx hy (List.cons_ne_nil d ds)
+  | cons d ds =>
+    obtain ⟨hd, hds⟩ := digits_cons hy
+    obtain ⟨vm, dm, _⟩ := mul_row_correct xs d hx hd
+    obtain ⟨hl1, _⟩ := mul_row_len xs d hx hd
+    have hlen : xs ≠ [] → 1 ≤ (rowOf (mulRowTrace refStep xs d)).length := by
+      intro hne
+      cases xs with
+      | nil => exact absurd rfl hne
+      | cons x r => have : (x :: r).length = r.length + 1 := rfl; omega
+    obtain ⟨v1, v2⟩ := addChain_val xs hx ds 1 _ hds dm hlen
+    show rowVal (out refStep (addChainP 1 (rowOf (mulRowTrace refStep xs d)) _)) = _ ∧ _
+    refine ⟨?_, v2⟩
+    rw [v1, vm, Nat.pow_one, rowVal_cons, Nat.mul_add, Nat.mul_left_comm]
 
 /-- **Correctness (signed multiplication).** For signed numbers `a`, `b` (digit rows of any
 lengths), the reference signed multiplication writes a signed number denoting `a · b` (a zero
@@ -1047,14 +1207,14 @@ theorem signed_mul_correct (a b : SNum) (ha : a.WF) (hb : b.WF) :
   rw [(sgnMulP_eq refStep a b).1]
   obtain ⟨hstep, _⟩ := sgn_mul a.1 (SNum.sign_mem ha) b.1 (SNum.sign_mem hb)
   rw [hstep]
-  obtain ⟨hv, hd⟩ := mulRun_val a.2 b.2 ha.2 hb.2
+  obtain ⟨hv, hd⟩ := mulP_val a.2 b.2 ha.2 hb.2
   refine ⟨⟨?_, canon_digits _ hd⟩, ?_⟩
   · show (if a.1 = b.1 then Cell.plus else Cell.minus) = .plus ∨
       (if a.1 = b.1 then Cell.plus else Cell.minus) = .minus
     by_cases h : a.1 = b.1
     · rw [if_pos h]; exact Or.inl rfl
     · rw [if_neg h]; exact Or.inr rfl
-  · show sval (if a.1 = b.1 then Cell.plus else Cell.minus) (rowVal (canon (mulRun refStep a.2 b.2).1)) =
+  · show sval (if a.1 = b.1 then Cell.plus else Cell.minus) (rowVal (canon (out refStep (mulP a.2 b.2)))) =
       sval a.1 (rowVal a.2) * sval b.1 (rowVal b.2)
     rw [canon_val, hv]
     rcases ha.1 with e1 | e1 <;> rcases hb.1 with e2 | e2 <;> rw [e1, e2]
@@ -1073,7 +1233,7 @@ theorem W_SGNMUL_ok : ∀ w ∈ W_SGNMUL, (SNum.wfb w.2.1 = true ∧ SNum.wfb w.
 theorem W_MULADD_fst : W_MULADD.map Prod.fst = V_MULADD := by decide +kernel
 
 theorem W_MULADD_ok : ∀ w ∈ W_MULADD, allDigits w.2.1 = true ∧ allDigits w.2.2 = true ∧
-    w.1 ∈ (mulRun refStep w.2.1 w.2.2).2.map Prod.fst := by decide +kernel
+    w.1 ∈ (log refStep (mulP w.2.1 w.2.2)).map Prod.fst := by decide +kernel
 
 theorem sgnMul_wit :
     ∀ v, VSMUL v → ∃ i : SNum × SNum, (i.1.WF ∧ i.2.WF) ∧ v ∈ Prog.views refStep (sgnMulP i.1 i.2) := by
@@ -1090,9 +1250,9 @@ theorem sgnMul_wit :
       ⟨⟨Or.inl rfl, hx⟩, ⟨Or.inl rfl, digits_cons_intro hd digits_nil⟩⟩, ?_⟩
     rw [Prog.views, (sgnMulP_eq refStep _ _).2, List.map_cons]
     apply List.mem_cons_of_mem
-    show w.1 ∈ (mulRowTrace refStep w.2.1 w.2.2 ++ []).map Prod.fst
-    rw [List.append_nil]
-    exact hpres
+    obtain ⟨p, hp, hpw⟩ := List.mem_map.mp hpres
+    rw [← hpw]
+    exact List.mem_map_of_mem (((mulP_eq refStep _ _).2 p).mpr (Or.inl ⟨w.2.2, List.Mem.head _, hp⟩))
   · rw [← W_MULADD_fst] at h
     obtain ⟨w, hw, rfl⟩ := List.mem_map.mp h
     obtain ⟨hx, hy, hpres⟩ := W_MULADD_ok w hw

@@ -1,0 +1,1 @@
+"""The Lean check, in parts (lean/check.py is the command)."""
