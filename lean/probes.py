@@ -108,6 +108,7 @@ def mutated_traces(workdir: Path) -> list[dict]:
     """`1000 // 8` traced (both modes) by a copy of the shipped Python with the mutation applied."""
     pkg = workdir / "sketchpad"
     shutil.copytree(ROOT / "sketchpad", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "derive", workdir / "derive", ignore=shutil.ignore_patterns("__pycache__"))
     hits = [(p, MUTATION.findall(p.read_text())) for p in sorted(pkg.rglob("*.py"))]
     hits = [(p, n) for p, n in hits if n]
     if len(hits) != 1 or len(hits[0][1]) != 1:
@@ -118,7 +119,7 @@ def mutated_traces(workdir: Path) -> list[dict]:
     path = hits[0][0]
     path.write_text(MUTATION.sub(MUTATED, path.read_text()))
     code = (
-        "import json, sys\nfrom sketchpad.golden import trace\n"
+        "import json, sys\nfrom derive.golden import trace\n"
         f"json.dump([trace({MUTATION_PROBLEM!r}, True), trace({MUTATION_PROBLEM!r}, False)], sys.stdout)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=workdir, capture_output=True, text=True, check=True)

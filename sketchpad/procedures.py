@@ -55,7 +55,7 @@ from .symbols import (
     ZERO_FLAG,
     ZT,
 )
-from .trials import ADD2_DIGITS, DQ_STATES, digits_and, trial_probes  # noqa: F401  (DQ_STATES: generate_js, tests)
+from .trials import ADD2_DIGITS, DQ_STATES, digits_and, trial_probes  # noqa: F401  (DQ_STATES: derive/js_constants.py, tests)
 
 
 class Num:

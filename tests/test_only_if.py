@@ -4,6 +4,7 @@ view named below) necessary for exact values."""
 
 import pytest
 
+from derive.views import decisive_wrong_step
 from sketchpad import solve, views
 from sketchpad.faults import OneWrongStepper, wrong_steps
 from sketchpad.symbols import View
@@ -22,7 +23,7 @@ def test_a_wrong_step_on_any_view_changes_its_witness_run():
     for d in V:
         if d["view"] in NEVER_DECISIVE:
             continue
-        if views.decisive_wrong_step(d["view"], d["witness"]) is None:
+        if decisive_wrong_step(d["view"], d["witness"]) is None:
             undecided.append((d["view"], d["witness"]))
     assert undecided == []
 

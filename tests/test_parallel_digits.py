@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from derive.golden import _worksheet
 from sketchpad import solve
 from sketchpad.errors import SketchpadError
 from sketchpad.faults import OneWrongStepper, wrong_steps
-from sketchpad.golden import _worksheet
 from sketchpad.procedures import ADD2_DIGITS, DQ_STATES, trial_probes
 from sketchpad.reference import ReferenceStepper
 from sketchpad.runtime import MUL_CARRIES

@@ -133,10 +133,8 @@ def test_swapped_step_tokens_in_the_vocabulary_are_caught(model_copy, tmp_path):
     assert solve("1 + 2", swapped).value != 3  # the swap changes answers
 
 
-def test_rule_json_is_generated_and_current():
-    from sketchpad.generate_js import main
-
-    assert main(["--check"]) == 0
+def test_rule_json_is_the_rule_python_applies():
+    # Its freshness is tests/test_derived.py's; here, what the page reads is Python's rule.
     rule = json.loads((ROOT / "web" / "generated" / "certificate-rule.json").read_text())
     assert rule == json.loads(json.dumps(policy.rule_json()))
     assert rule["view_set"]["count"] == len(views.load()) and rule["margin_floor"] == policy.MARGIN_FLOOR

@@ -55,13 +55,6 @@ def test_every_witness_presents_its_view():
         assert not missing, (expr, missing)
 
 
-def test_committed_export_equals_fresh_enumeration(tmp_path):
-    found = views.enumerate_views()
-    path = tmp_path / "views.jsonl"
-    views.write_export(path, found)
-    assert path.read_text() == views.EXPORT_PATH.read_text()
-
-
 def big(n):
     return st.integers(1, n).flatmap(lambda k: st.integers(0, 10**k)).flatmap(lambda v: st.sampled_from([v, -v]))
 

@@ -1,7 +1,7 @@
 """The package as a user installs it: a wheel built from this checkout, installed into a fresh
 virtual environment, run from outside the checkout.  `sketchpad solve`, `sketchpad bench` on one
 problem and `sketchpad serve` (the page and its files fetched) work, and site-packages gains one
-package, `sketchpad`, with no top-level `certify` or `export`."""
+package, `sketchpad`, with no top-level `certify` or `export`, and no `derive` (the generators)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import venv
+import zipfile
 from pathlib import Path
 
 import httpx
@@ -98,6 +99,24 @@ def test_one_package_in_site_packages(installed):
         cwd=installed["cwd"],
     ).stdout
     assert where.startswith(site)  # not the checkout
+
+
+def test_the_wheel_holds_no_derive_module(installed):
+    """The generators (derive/: golden traces, JS constants, the view-set builder, the Lean
+    tables) are developer tools of the checkout: no file of the wheel, nothing importable."""
+    names = zipfile.ZipFile(installed["wheel"]).namelist()
+    assert not [n for n in names if n.startswith("derive/") or "/derive/" in n]
+    for gone in ("golden.py", "generate_js.py", "expr_vectors.py"):
+        assert f"sketchpad/{gone}" not in names
+    assert "sketchpad/views.py" in names and "sketchpad/data/views.jsonl" in names
+    probe = subprocess.run(
+        [str(installed["py"]), "-c", "import derive"],
+        capture_output=True,
+        text=True,
+        env=installed["env"],
+        cwd=installed["cwd"],
+    )
+    assert probe.returncode != 0 and "No module named 'derive'" in probe.stderr
 
 
 def test_solve_and_bench_from_the_wheel(installed):

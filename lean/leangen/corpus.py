@@ -1,11 +1,11 @@
 """Job: lean/Sketchpad/Corpus.lean, a differential corpus checked by the Lean kernel.
 
 A seeded random corpus of problems — every operation, both signs, operands from 1 to 35 digits,
-both modes — is solved by the shipped Python (`sketchpad.golden.trace`, the function that writes
+both modes — is solved by the shipped Python (`derive.golden.trace`, the function that writes
 the golden traces), and each trace becomes a theorem exactly like a golden one (leangen.golden):
 the Lean model of the shipped runtime, run on the problem, presents the trace's batches and
 returns its result.  The traces live only in the generated module (web/golden/ is not touched);
-tests/test_lean_golden.py regenerates the module from the Python of the day, so a change in the
+tests/test_derived.py regenerates the module from the Python of the day, so a change in the
 Python runtime makes it stale, and the kernel then checks the model against the new traces.
 
 The corpus is sized to the check's time budget (lean/README.md): its long operands go where the
@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from sketchpad.golden import trace
+from derive.golden import trace
 
 from . import golden
 

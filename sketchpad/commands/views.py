@@ -1,37 +1,27 @@
-"""`sketchpad views`: the view set V, its count per operation, and its JSONL export."""
+"""`sketchpad views`: the view set V, its count per operation, and its JSONL export.
+
+V is read from the committed export; enumerating it afresh is a developer tool of the checkout
+(`python -m derive views`, derive/views.py), not part of the installed package."""
 
 from __future__ import annotations
 
+import json
 import shutil
-import sys
+
+from .. import views
 
 
 def register(sub):
     p = sub.add_parser("views", help="count (and export) the view set V")
     p.add_argument("--export", metavar="FILE.jsonl", help="write one line per view: view, reference step, witness")
-    p.add_argument(
-        "--regenerate",
-        action="store_true",
-        help="enumerate V afresh from the witness corpus instead of reading the committed export",
-    )
     p.add_argument("--json", action="store_true", help="print the counts as JSON")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    import json
-
-    from .. import views
-
-    if args.regenerate:
-        found = views.enumerate_views(progress=sys.stderr.isatty())
-        vs = list(found)
-        if args.export:
-            views.write_export(__import__("pathlib").Path(args.export), found)
-    else:
-        vs = sorted(views.view_set(), key=lambda v: v)
-        if args.export:
-            shutil.copyfile(views.EXPORT_PATH, args.export)
+    vs = sorted(views.view_set(), key=lambda v: v)
+    if args.export:
+        shutil.copyfile(views.EXPORT_PATH, args.export)
     counts = views.counts_by_op(vs)
     if args.json:
         print(

@@ -3,22 +3,21 @@
 
 Generated from the Python parser (sketchpad/expr.py), the one source of truth; the JavaScript
 parser (web/expr.js) must give the same for every input (web/tests/expr.test.mjs), and
-tests/test_expr_vectors.py checks the committed file is not stale.
+tests/test_derived.py checks the committed file is not stale.
 
-    python -m sketchpad.expr_vectors            # writes web/golden/expr-vectors.json
-    python -m sketchpad.expr_vectors --check    # exit 1 if the committed file is stale
+    python -m derive expr-vectors            # writes web/golden/expr-vectors.json
+    python -m derive --check expr-vectors    # exit 1 if the committed file is stale
 
 Every case runs under `max_digits=20` (so the digit limit is reached with short numbers).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
+from pathlib import Path
 
-from .expr import ExprError, Limits, caret_lines, parse
-from .web import ROOT as WEB_ROOT
+from sketchpad.expr import ExprError, Limits, caret_lines, parse
+from sketchpad.web import ROOT as WEB_ROOT
 
 OUT = WEB_ROOT / "golden" / "expr-vectors.json"
 MAX_DIGITS = 20
@@ -201,20 +200,5 @@ def generate() -> str:
     return "[\n" + ",\n".join(json.dumps(x, separators=(",", ":")) for x in items) + "\n]\n"
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sketchpad.expr_vectors", description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
-    args = ap.parse_args(argv)
-    fresh = generate()
-    if args.check:
-        if not OUT.exists() or OUT.read_text() != fresh:
-            print(f"{OUT} is stale: run python -m sketchpad.expr_vectors", file=sys.stderr)
-            return 1
-        return 0
-    OUT.write_text(fresh)
-    print(f"wrote {len(ACCEPTED) + len(REFUSED)} vectors to {OUT}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def files() -> dict[Path, str]:
+    return {OUT: generate()}

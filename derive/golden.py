@@ -4,25 +4,26 @@ runtime (web/tests/) so that the two stay one machine by test, not by care.
 A trace holds, for one expression and one mode (parallel carry-select or sequential): every
 batch (its views, the reference steps, and the sheet position each view was read from), the
 final worksheet (every row's symbols, sign, offset and where each cell came from), the
-counters, and the result or the InputError message.  `expr-vectors.json` holds the expression
-language's cases (sketchpad/expr_vectors.py).  `python -m sketchpad.golden --out web/golden` rewrites the files;
-tests/test_golden.py checks the committed files equal a fresh generation.
+counters, and the result or the InputError message.  `python -m derive golden` rewrites the
+files (web/golden/trace-*.json, witnesses.json, index.json; expr-vectors.json is derive/expr_vectors.py's);
+tests/test_derived.py checks the committed files equal a fresh generation.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
-from . import expr_vectors
-from .digits import to_digits
-from .errors import InputError
-from .reference import ReferenceStepper
-from .sheet import INPUT
-from .web import ROOT as WEB_ROOT
+from sketchpad.digits import to_digits
+from sketchpad.errors import InputError
+from sketchpad.expr import Limits
+from sketchpad.reference import ReferenceStepper
+from sketchpad.sheet import INPUT
+from sketchpad.solve import solve
+from sketchpad.views import load
+from sketchpad.web import ROOT as WEB_ROOT
 
-DEFAULT_OUT = WEB_ROOT / "golden"
+OUT = WEB_ROOT / "golden"
 
 # Both modes run each of these: every procedure, every sign combination, the floor-division
 # adjustment, errors raised mid-solve, and nested expressions that pass numbers between blocks.
@@ -102,9 +103,6 @@ SEQUENTIAL_LONG = ["31415926535897932384 * 27182818284590452353", "9" * 60 + " +
 def witness_cover(covered: set) -> list[str]:
     """Witness problems of V (parallel mode) chosen greedily until, together with the traces
     above, every view of V is replayed: so the JS runtime is checked on all of V."""
-    from .solve import solve
-    from .views import load
-
     witnesses = list(dict.fromkeys(r["witness"] for r in load()))
     presents = {w: {v.key() for v in solve(w, "reference").views} for w in witnesses}
     want = {r["view"].key() for r in load()} - covered
@@ -159,9 +157,6 @@ def _worksheet(ws) -> list:
 
 def trace(expr: str, parallel: bool = True, max_digits: int | None = None) -> dict:
     """Solve `expr` with the reference stepper and record everything the JS runtime must match."""
-    from .expr import Limits
-    from .solve import solve
-
     limits = Limits() if max_digits is None else Limits(max_digits=max_digits)
     raw = []
 
@@ -212,7 +207,7 @@ def trace(expr: str, parallel: bool = True, max_digits: int | None = None) -> di
 
 def generate() -> dict[str, str]:
     """{file name: JSON text} for every golden file, deterministic."""
-    files = {}
+    texts = {}
     cases = [(e, True) for e in PROBLEMS] + [(e, False) for e in PROBLEMS]
     cases += [(e, True) for e in LONG_PROBLEMS] + [(e, False) for e in SEQUENTIAL_LONG]
     traces = [trace(e, p) for e, p in cases]
@@ -220,7 +215,7 @@ def generate() -> dict[str, str]:
     index = []
     for k, t in enumerate(traces):
         name = f"trace-{k:03d}.json"
-        files[name] = json.dumps(t, separators=(",", ":")) + "\n"
+        texts[name] = json.dumps(t, separators=(",", ":")) + "\n"
         index.append(
             {
                 "file": name,
@@ -231,10 +226,9 @@ def generate() -> dict[str, str]:
             }
         )
     covered = {k for t in traces for b in t["batches"] for k in b["views"]}
-    files["witnesses.json"] = _lines([trace(w, True) for w in witness_cover(covered)])
-    files["expr-vectors.json"] = expr_vectors.generate()
-    files["index.json"] = json.dumps(index, indent=1) + "\n"
-    return files
+    texts["witnesses.json"] = _lines([trace(w, True) for w in witness_cover(covered)])
+    texts["index.json"] = json.dumps(index, indent=1) + "\n"
+    return texts
 
 
 def _lines(items: list) -> str:
@@ -242,26 +236,10 @@ def _lines(items: list) -> str:
     return "[\n" + ",\n".join(json.dumps(x, separators=(",", ":")) for x in items) + "\n]\n"
 
 
-def write(out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("trace-*.json"):
-        old.unlink()
-    paths = []
-    for name, text in generate().items():
-        p = out / name
-        p.write_text(text)
-        paths.append(p)
-    return paths
+def files() -> dict[Path, str]:
+    return {OUT / name: text for name, text in generate().items()}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sketchpad.golden", description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help="directory for the golden files")
-    args = ap.parse_args(argv)
-    paths = write(args.out)
-    print(f"wrote {len(paths)} files to {args.out} ({sum(p.stat().st_size for p in paths):,} bytes)")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+def extras(made: dict[Path, str]) -> list[Path]:
+    """Trace files on disk that the generation no longer makes (a problem removed)."""
+    return sorted(p for p in OUT.glob("trace-*.json") if p not in made)

@@ -1,7 +1,7 @@
 """What the JavaScript side needs from Python, generated, never retyped.
 
-    python -m sketchpad.generate_js            # writes web/generated/*.json
-    python -m sketchpad.generate_js --check    # exit 1 if a committed file is stale (tests run it)
+    python -m derive js            # writes web/generated/*.json
+    python -m derive --check js    # exit 1 if a committed file is stale (tests/test_derived.py runs it)
 
 constants.json         the alphabets, operations, scan families, speculation states, size limits and
                        refusal messages (sketchpad/symbols.py, runtime.py, procedures.py, expr.py, solve.py)
@@ -11,23 +11,22 @@ certificate-rule.json  the certificate rule's constants (sketchpad/certify/polic
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
-import sys
+from pathlib import Path
 
-from . import symbols as S
-from .web import ROOT as WEB_ROOT
+from sketchpad import symbols as S
+from sketchpad.certify.policy import rule_json
+from sketchpad.expr import EDGE_SPACE, FORBIDDEN, FUNCTIONS, MAX_NESTING, Limits
+from sketchpad.procedures import ADD2_DIGITS, DQ_STATES
+from sketchpad.runtime import FAMILIES, MUL_CARRIES
+from sketchpad.solve import QUADRATIC_OPS
+from sketchpad.web import ROOT as WEB_ROOT
 
 OUT = WEB_ROOT / "generated"
 
 
 def constants() -> dict:
-    from .expr import EDGE_SPACE, FORBIDDEN, FUNCTIONS, MAX_NESTING, Limits
-    from .procedures import ADD2_DIGITS, DQ_STATES
-    from .runtime import FAMILIES, MUL_CARRIES
-    from .solve import QUADRATIC_OPS
-
     limits = dataclasses.asdict(Limits())
     camel = {k: "".join(w.capitalize() if i else w for i, w in enumerate(k.split("_"))) for k in limits}
     return {
@@ -82,34 +81,8 @@ def constants() -> dict:
     }
 
 
-def files() -> dict[str, str]:
-    from .certify.policy import rule_json
-
+def files() -> dict[Path, str]:
     return {
-        name: json.dumps(data, indent=1, sort_keys=True) + "\n"
+        OUT / name: json.dumps(data, indent=1, sort_keys=True) + "\n"
         for name, data in (("constants.json", constants()), ("certificate-rule.json", rule_json()))
     }
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m sketchpad.generate_js", description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="only check that the committed files are current")
-    args = ap.parse_args(argv)
-    stale = []
-    for name, text in files().items():
-        path = OUT / name
-        if args.check:
-            if not path.is_file() or path.read_text() != text:
-                stale.append(str(path))
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
-            print(f"wrote {path}")
-    if stale:
-        print(f"stale: {', '.join(stale)} (run python -m sketchpad.generate_js)", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
