@@ -1,5 +1,5 @@
 // The finite alphabets of the machine, as in sketchpad/symbols.py, read from the JSON that
-// Python generates (generated/constants.json: python -m sketchpad.generate_js).  A view is
+// Python generates (generated/constants.json: python -m derive js).  A view is
 // [op, a, b, c] and a step is [sym, flag, next]: plain arrays of short strings, the form the
 // stepper interface and the golden traces use.
 

@@ -24,7 +24,7 @@ export async function sha256Hex(data) {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The view-set export's bytes (sketchpad/views.py: one compact JSON object per line). */
+/** The view-set export's bytes (derive/views.py: one compact JSON object per line). */
 export function viewSetText(rows) {
   return rows.map((r) => JSON.stringify({ view: r.view, step: r.step, witness: r.witness })).join('\n') + '\n';
 }

@@ -1,4 +1,4 @@
-// The Python runtime's golden traces (sketchpad/golden.py), replayed by the JavaScript
+// The Python runtime's golden traces (derive/golden.py), replayed by the JavaScript
 // runtime with the reference table: every batch's views, steps and sheet positions, the final
 // worksheet cell by cell (symbol and origin), the counters and the result must be equal.
 

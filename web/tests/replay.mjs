@@ -20,7 +20,7 @@ export function goldenFiles() {
 }
 export function loadTrace(file) { return JSON.parse(readFileSync(GOLDEN_DIR + file, 'utf8')); }
 
-// The same serialisation as sketchpad/golden.py: positions are [block, row, column] of rows
+// The same serialisation as derive/golden.py: positions are [block, row, column] of rows
 // drawn on the worksheet, null for anything else.
 function rowMap(ws) {
   const m = new Map();
