@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from pathlib import Path
 
+from sketchpad.digest import sha256_file
+
 FORMAT = "sketchpad-onnx/1"
-
-
-def sha256_file(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def export_model(model_dir=None, out_dir="onnx", *, handle=None, base: bool = False, log=lambda msg: None) -> dict:
@@ -26,8 +19,8 @@ def export_model(model_dir=None, out_dir="onnx", *, handle=None, base: bool = Fa
     """
     import torch
 
-    from sketchpad import __version__
     from sketchpad import views as V
+    from sketchpad.version import __version__
 
     from . import encoding, parity, source
     from .onnx_graph import OPSET, export_module

@@ -204,7 +204,7 @@ def write_meta(model_dir: Path, base_info: dict | None, adapter_info: dict, base
     import peft
     import transformers
 
-    from .. import __version__
+    from ..version import __version__
     from ..views import file_sha256
 
     meta = {
