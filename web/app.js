@@ -89,6 +89,7 @@ function clearResult() {
   $('download-png').disabled = true;
   $('copy-status').textContent = '';
   sheetView.clear();
+  setCounters({});  // a bad input shows no counters of the solve before it
 }
 
 function showAnswer(value, { sheet = true } = {}) {
