@@ -12,6 +12,7 @@ from pathlib import Path
 from .digits import to_digits
 from .errors import InputError, SketchpadError
 from .expr import evaluate_python, parse
+from .model.environment import machine
 from .problems import ROOT as PROBLEM_DIR  # benchmarks/problems/, installed as sketchpad.problems
 
 
@@ -34,7 +35,7 @@ def _signed(v: int) -> str:
 
 
 def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]:
-    """`solve_fn(expr) -> dict(result, forward_passes, views_presented, batches, views_used, seconds)`."""
+    """`solve_fn(expr) -> dict(result, forward_passes, views_presented, batches, distinct_views, seconds)`."""
     rows = []
     items = problems
     if progress:
@@ -59,7 +60,7 @@ def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]
                 "forward_passes": out.get("forward_passes", 0),
                 "views_presented": out.get("views_presented", 0),
                 "batches": out.get("batches", 0),
-                "views_used": out.get("views_used", 0),
+                "distinct_views": out.get("distinct_views", 0),
                 "seconds": out.get("seconds", wall),
                 "answer_digits": len(want.lstrip("-")),
             }
@@ -109,7 +110,7 @@ def environment() -> dict:
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else ""
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
+        "machine": machine(),
         "python": platform.python_version(),
         "versions": ", ".join(versions),
         "load": load,

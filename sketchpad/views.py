@@ -21,6 +21,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
+from .digest import sha256_file
 from .reference import reference_step
 from .symbols import OPS, View
 
@@ -136,7 +137,7 @@ def view_set(path: Path | None = None) -> frozenset:
 
 
 def file_sha256(path: Path | None = None) -> str:
-    return hashlib.sha256((Path(path) if path else EXPORT_PATH).read_bytes()).hexdigest()
+    return sha256_file(Path(path) if path else EXPORT_PATH)
 
 
 def counts_by_op(views) -> dict[str, int]:

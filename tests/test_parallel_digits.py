@@ -235,8 +235,8 @@ def test_every_written_step_comes_from_the_batch_being_followed(expr, parallel, 
 
 def test_counters_in_the_json_answer():
     d = solve("98765432109876 // 1234567", "reference").as_dict()
-    assert {"forward_passes", "views_presented", "batches", "views_used"} <= set(d)
-    assert d["views_presented"] > d["forward_passes"] >= d["views_used"] > 0
+    assert {"forward_passes", "views_presented", "batches", "distinct_views"} <= set(d)
+    assert d["views_presented"] > d["forward_passes"] >= d["distinct_views"] > 0
     seq = solve("98765432109876 // 1234567", "reference", parallel=False).as_dict()
     assert seq["views_presented"] == seq["forward_passes"] == seq["batches"]
     assert math.isqrt(4) == 2
