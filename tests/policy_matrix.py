@@ -163,6 +163,16 @@ def cases(cert: dict, expect: dict, edited: dict, hostile: dict | None = None) -
     case("no environment", ["environment"], lambda c: c[p].pop("environment"), server=False)
     case("margin below the drift rule", ["margin"], lambda c: c[p]["drift"].update(max_abs_logit_diff=3.0))
     case("no measured drift", ["margin"], lambda c: c[p].pop("drift"))
+    # The floor alone refuses this one: no drift, so 2 x drift asks for nothing, and every
+    # margin 0.5 is not above the floor of 1 (a rule without the floor would accept it).
+    case(
+        "no drift and every margin 0.5 (below the floor)",
+        ["margin"],
+        lambda c: (
+            c[p]["drift"].update(max_abs_logit_diff=0.0),
+            [r.update(margin=0.5) for r in c[p]["per_view"]],
+        ),
+    )
     case("another tool version", ["tool-version"], lambda c: c[p]["tool"].update(version="0.1.0"))
     case("another backend", ["backend"], lambda c: c[p]["backend"].update(name="torch"))
     case("not a certificate", ["format"], lambda c: c.update(predicateType="https://example.invalid/x"))

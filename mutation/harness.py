@@ -1,0 +1,214 @@
+"""The curated mutation suite: every guard the guarantee rests on has a mutant that must die.
+
+    python mutation/harness.py                 # every mutant of mutation/mutants.toml (CI)
+    python mutation/harness.py --only margin   # the mutants whose name contains "margin"
+    python mutation/harness.py --list          # names, guards and the tests that must kill each
+
+A mutant is one file, one snippet of it that occurs exactly once, its replacement, and the
+tests that must kill it: pytest node ids, or `node:web/tests/x.test.mjs` for a Node test file.
+The project is copied once into a temporary directory (the working tree, without .git and the
+virtual environment); each mutant is applied to the copy, its tests run there, and the file is
+put back.  A mutant is killed when one of its tests fails (the report names which); it survives
+when they all pass.  A test that cannot run (unknown node id, a collection error) is an error,
+never a kill.  Before any mutant, the same tests run on the unmutated copy and must pass: a
+test that fails anyway kills nothing.  Exit status 1 on any survivor or error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MUTANTS = Path(__file__).with_name("mutants.toml")
+# Not copied: history, the environment, caches.  Linked instead of copied: installed files the
+# tests read but no mutant changes.
+SKIP = {".git", ".venv", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache", "node_modules", "mutants"}
+LINKED = ("node_modules", "web/vendor", "lean/.lake")
+TIMEOUT = 900  # seconds per mutant: a mutant that makes its tests hang is killed by the timeout
+
+
+@dataclass
+class Mutant:
+    name: str
+    guard: str
+    file: str
+    original: str
+    replacement: str
+    tests: list
+
+    def check(self, root: Path) -> str | None:
+        """Why the mutant cannot be applied to `root` (None: it can)."""
+        path = root / self.file
+        if not path.is_file():
+            return f"{self.file} does not exist"
+        n = path.read_text().count(self.original)
+        if n != 1:
+            return f"its original snippet occurs {n} times in {self.file} (must be exactly once)"
+        if self.original == self.replacement:
+            return "its replacement is its original"
+        if not self.tests:
+            return "names no test that must kill it"
+        return None
+
+
+def load(path: Path = MUTANTS) -> list[Mutant]:
+    data = tomllib.loads(path.read_text())
+    out = [Mutant(**m) for m in data["mutant"]]
+    names = [m.name for m in out]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise SystemExit(f"{path}: mutant names used twice: {sorted(dup)}")
+    return out
+
+
+def copy_project(dest: Path) -> Path:
+    def ignore(d, names):
+        return [n for n in names if n in SKIP or n.endswith(".pyc")]
+
+    shutil.copytree(ROOT, dest, ignore=ignore, symlinks=True)
+    for rel in LINKED:
+        if (ROOT / rel).exists():
+            (dest / rel).unlink(missing_ok=True) if (dest / rel).is_symlink() else shutil.rmtree(dest / rel, True)
+            (dest / rel).symlink_to(ROOT / rel)
+    return dest
+
+
+def _env(copy: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(copy), PYTHONDONTWRITEBYTECODE="1")
+    env.setdefault("SKETCHPAD_CACHE_DIR", tempfile.mkdtemp(prefix="sketchpad-mutation-cache-"))
+    return env
+
+
+def run_tests(copy: Path, tests: list, log: Path) -> tuple[str, list, list]:
+    """(outcome, tests that failed, what ran): outcome 'pass', 'fail', 'timeout' or 'error: ...'."""
+    py = [t for t in tests if not t.startswith("node:")]
+    js = [t[len("node:") :] for t in tests if t.startswith("node:")]
+    failed, ran = [], []
+    env = _env(copy)
+    deadline = time.monotonic() + TIMEOUT
+    if js:
+        cmd = ["node", "--test", *js]
+        ran.append(" ".join(cmd))
+        try:
+            r = subprocess.run(cmd, cwd=copy, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return "timeout", [" ".join(cmd)], ran
+        log.write_text(r.stdout + r.stderr)
+        if r.returncode != 0:
+            names = re.findall(r"^not ok \d+ - (.+)$", r.stdout, re.M)
+            if not re.search(r"^# pass [1-9]", r.stdout, re.M) and not names:
+                return f"error: node ran no test ({r.stderr.strip()[-300:]})", [], ran
+            return "fail", [f"{' '.join(js)}: {n}" for n in names] or [" ".join(js)], ran
+    if py:
+        xml = log.with_suffix(".xml")
+        cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", f"--junitxml={xml}", *py]
+        ran += py
+        try:
+            r = subprocess.run(
+                cmd, cwd=copy, env=env, capture_output=True, text=True, timeout=max(1, deadline - time.monotonic())
+            )
+        except subprocess.TimeoutExpired:
+            return "timeout", py, ran
+        log.write_text(r.stdout + r.stderr)
+        if r.returncode == 1:
+            return "fail", _failures(xml), ran
+        if r.returncode != 0:
+            return f"error: pytest exit status {r.returncode} ({r.stdout.strip()[-400:]})", [], ran
+    return "pass", failed, ran
+
+
+def _failures(xml: Path) -> list:
+    """The node ids of the failing tests in a JUnit XML report."""
+    out = []
+    for case in ET.parse(xml).iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            path = case.get("file") or case.get("classname", "").replace(".", "/") + ".py"
+            out.append(f"{path}::{case.get('name')}")
+    return out
+
+
+def apply(copy: Path, m: Mutant) -> str:
+    path = copy / m.file
+    text = path.read_text()
+    path.write_text(text.replace(m.original, m.replacement, 1))
+    return text
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", help="run the mutants whose name contains this text")
+    ap.add_argument("--list", action="store_true", help="list the mutants and their tests, run nothing")
+    ap.add_argument("--mutants", type=Path, default=MUTANTS, help="the mutant list (TOML)")
+    ap.add_argument("--no-baseline", action="store_true", help="skip the run of the tests on the unmutated copy")
+    args = ap.parse_args(argv)
+    mutants = [m for m in load(args.mutants) if not args.only or args.only.lower() in m.name.lower()]
+    if args.list:
+        for m in mutants:
+            print(f"{m.name}\n  guard: {m.guard}\n  file:  {m.file}\n  tests: {', '.join(m.tests)}")
+        return 0
+    bad = [(m, why) for m in mutants if (why := m.check(ROOT))]
+    for m, why in bad:
+        print(f"ERROR  {m.name}: {why}")
+    if bad or not mutants:
+        print("no mutant to run" if not mutants else f"{len(bad)} mutants cannot be applied")
+        return 1
+    with tempfile.TemporaryDirectory(prefix="sketchpad-mutants-") as tmp:
+        copy = copy_project(Path(tmp) / "project")
+        logs = Path(tmp) / "logs"
+        logs.mkdir()
+        return _run(copy, logs, mutants, baseline=not args.no_baseline)
+
+
+def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
+    t0 = time.monotonic()
+    if baseline:
+        tests = list(dict.fromkeys(t for m in mutants for t in m.tests))
+        outcome, failed, _ = run_tests(copy, tests, logs / "baseline.log")
+        print(f"baseline: {len(tests)} tests on the unmutated copy: {outcome} ({time.monotonic() - t0:.0f} s)")
+        if outcome != "pass":
+            print("  failing without any mutant: " + ", ".join(failed))
+            print((logs / "baseline.log").read_text()[-3000:])
+            return 1
+    survivors, errors, killed = [], [], 0
+    for i, m in enumerate(mutants, 1):
+        t = time.monotonic()
+        original = apply(copy, m)
+        try:
+            outcome, failed, ran = run_tests(copy, m.tests, logs / f"{i}.log")
+        finally:
+            (copy / m.file).write_text(original)
+        took = f"{time.monotonic() - t:.0f} s"
+        if outcome in ("fail", "timeout"):
+            killed += 1
+            how = "the timeout" if outcome == "timeout" else failed[0] if failed else "a failing test"
+            print(f"KILLED    [{i}/{len(mutants)}] {m.name} ({m.guard}): by {how} ({took})", flush=True)
+            continue
+        (survivors if outcome == "pass" else errors).append(m)
+        label = "SURVIVED" if outcome == "pass" else "ERROR   "
+        print(f"{label}  [{i}/{len(mutants)}] {m.name} ({m.guard}) ({took})")
+        print(f"    {m.file}\n    - {m.original!r}\n    + {m.replacement!r}")
+        print("    tests that ran: " + ", ".join(ran))
+        if outcome != "pass":
+            print(f"    {outcome}")
+            print((logs / f"{i}.log").read_text()[-2000:] if (logs / f"{i}.log").exists() else "")
+    total = len(mutants)
+    print(
+        f"{killed}/{total} mutants killed, {len(survivors)} survived, {len(errors)} errors "
+        f"({time.monotonic() - t0:.0f} s)"
+    )
+    return 1 if survivors or errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
