@@ -77,6 +77,13 @@ def copy_project(dest: Path) -> Path:
         return [n for n in names if n in SKIP or n.endswith(".pyc")]
 
     shutil.copytree(ROOT, dest, ignore=ignore, symlinks=True)
+    # The editable install maps sketchpad.certify to certify/ (and so on) in the original tree;
+    # in the copy the same folders are linked into the package, so the copy's files are imported.
+    dirs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    for package, folder in dirs.items():
+        if package != "sketchpad":
+            link = dest / package.replace(".", "/")
+            link.symlink_to(Path("..") / folder, target_is_directory=True)
     for rel in LINKED:
         if (ROOT / rel).exists():
             (dest / rel).unlink(missing_ok=True) if (dest / rel).is_symlink() else shutil.rmtree(dest / rel, True)
@@ -170,8 +177,22 @@ def main(argv=None) -> int:
         return _run(copy, logs, mutants, baseline=not args.no_baseline)
 
 
+def _imports_the_copy(copy: Path) -> str | None:
+    """Why Python in the copy would not import the copy's files (None: it does)."""
+    code = "import sketchpad, sketchpad.certify.policy as p; print(sketchpad.__file__); print(p.__file__)"
+    r = subprocess.run([sys.executable, "-c", code], cwd=copy, env=_env(copy), capture_output=True, text=True)
+    paths = r.stdout.split()
+    if r.returncode != 0 or len(paths) != 2 or not all(Path(x).is_relative_to(copy) for x in paths):
+        return f"python in the copy imports {paths or r.stderr.strip()[-300:]}, not the copy's files"
+    return None
+
+
 def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
     t0 = time.monotonic()
+    wrong = _imports_the_copy(copy)
+    if wrong:
+        print(f"ERROR  {wrong}")
+        return 1
     if baseline:
         tests = list(dict.fromkeys(t for m in mutants for t in m.tests))
         outcome, failed, _ = run_tests(copy, tests, logs / "baseline.log")

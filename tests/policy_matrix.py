@@ -180,6 +180,12 @@ def cases(cert: dict, expect: dict, edited: dict, hostile: dict | None = None) -
         files = browser_manifest(d).files
         case(name, ["subject-digest"], expect_fn=lambda e, files=files: e.update(files=files), model_dir=d)
     case("a gate other than the certificate's", ["gate"], expect_fn=lambda e: e.update(gate=0.5), server=False)
+    case(
+        "a graph the verifier finds not row-independent",
+        ["rows"],
+        expect_fn=lambda e: e.update(rows={"ok": False, "code": "rows-mix", "message": "node #3 mixes rows"}),
+        server=False,
+    )
     for name, d in (hostile or {}).items():
         ex = browser_expectation(d, 1.0)
         case(
