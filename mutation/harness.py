@@ -3,6 +3,8 @@
     python mutation/harness.py                 # every mutant of mutation/mutants.toml (CI)
     python mutation/harness.py --only margin   # the mutants whose name contains "margin"
     python mutation/harness.py --list          # names, guards and the tests that must kill each
+    python mutation/harness.py --full certify/policy.py --tests T1 T2 --md benchmarks/results/mutation.md
+                                               # generated mutants of a file (mutation/generate.py)
 
 A mutant is one file, one snippet of it that occurs exactly once, its replacement, and the
 tests that must kill it: pytest node ids, or `node:web/tests/x.test.mjs` for a Node test file.
@@ -158,8 +160,19 @@ def main(argv=None) -> int:
     ap.add_argument("--list", action="store_true", help="list the mutants and their tests, run nothing")
     ap.add_argument("--mutants", type=Path, default=MUTANTS, help="the mutant list (TOML)")
     ap.add_argument("--no-baseline", action="store_true", help="skip the run of the tests on the unmutated copy")
+    ap.add_argument("--full", nargs="+", type=Path, help="generate mutants of these files instead of the curated list")
+    ap.add_argument("--tests", nargs="+", default=[], help="with --full: the tests every generated mutant runs")
+    ap.add_argument("--md", type=Path, help="with --full: write the score and the survivors here")
     args = ap.parse_args(argv)
-    mutants = [m for m in load(args.mutants) if not args.only or args.only.lower() in m.name.lower()]
+    if args.full:
+        from generate import mutants as generated
+
+        if not args.tests:
+            ap.error("--full needs --tests")
+        mutants = [Mutant(**m) for f in args.full for m in generated(f.resolve(), ROOT, args.tests)]
+    else:
+        mutants = load(args.mutants)
+    mutants = [m for m in mutants if not args.only or args.only.lower() in m.name.lower()]
     if args.list:
         for m in mutants:
             print(f"{m.name}\n  guard: {m.guard}\n  file:  {m.file}\n  tests: {', '.join(m.tests)}")
@@ -174,7 +187,35 @@ def main(argv=None) -> int:
         copy = copy_project(Path(tmp) / "project")
         logs = Path(tmp) / "logs"
         logs.mkdir()
-        return _run(copy, logs, mutants, baseline=not args.no_baseline)
+        code, survivors, took = _run(copy, logs, mutants, baseline=not args.no_baseline)
+    if args.md and args.full:
+        _markdown(args.md, args, mutants, survivors, took)
+    return code
+
+
+def _markdown(path: Path, args, mutants: list, survivors: list, took: float) -> None:
+    import os as _os
+    import platform
+
+    load = " / ".join(f"{x:.1f}" for x in _os.getloadavg())
+    lines = [
+        f"# Mutation score: {', '.join(str(f) for f in args.full)}",
+        "",
+        f"{len(mutants) - len(survivors)} / {len(mutants)} generated mutants killed "
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {_os.cpu_count()} cores, "
+        f"load average {load} at the end, {took:.0f} s).",
+        "",
+        "Command: `python mutation/harness.py --full "
+        + " ".join(str(f) for f in args.full)
+        + " --tests "
+        + " ".join(args.tests)
+        + f" --md {args.md}`",
+        "",
+        "## Survivors",
+        "",
+    ]
+    lines += [f"- `{m.name}`: `{m.replacement.strip()}`" for m in survivors] or ["none"]
+    path.write_text("\n".join(lines) + "\n")
 
 
 def _imports_the_copy(copy: Path) -> str | None:
@@ -192,7 +233,7 @@ def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
     wrong = _imports_the_copy(copy)
     if wrong:
         print(f"ERROR  {wrong}")
-        return 1
+        return 1, [], 0.0
     if baseline:
         tests = list(dict.fromkeys(t for m in mutants for t in m.tests))
         outcome, failed, _ = run_tests(copy, tests, logs / "baseline.log")
@@ -200,7 +241,7 @@ def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
         if outcome != "pass":
             print("  failing without any mutant: " + ", ".join(failed))
             print((logs / "baseline.log").read_text()[-3000:])
-            return 1
+            return 1, [], time.monotonic() - t0
     survivors, errors, killed = [], [], 0
     for i, m in enumerate(mutants, 1):
         t = time.monotonic()
@@ -228,7 +269,7 @@ def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
         f"{killed}/{total} mutants killed, {len(survivors)} survived, {len(errors)} errors "
         f"({time.monotonic() - t0:.0f} s)"
     )
-    return 1 if survivors or errors else 0
+    return (1 if survivors or errors else 0), survivors, time.monotonic() - t0
 
 
 if __name__ == "__main__":
