@@ -163,6 +163,7 @@ def main(argv=None) -> int:
     ap.add_argument("--full", nargs="+", type=Path, help="generate mutants of these files instead of the curated list")
     ap.add_argument("--tests", nargs="+", default=[], help="with --full: the tests every generated mutant runs")
     ap.add_argument("--md", type=Path, help="with --full: write the score and the survivors here")
+    ap.add_argument("--sample", type=int, help="with --full: run only this many, evenly spaced over the list")
     args = ap.parse_args(argv)
     if args.full:
         from generate import mutants as generated
@@ -170,6 +171,9 @@ def main(argv=None) -> int:
         if not args.tests:
             ap.error("--full needs --tests")
         mutants = [Mutant(**m) for f in args.full for m in generated(f.resolve(), ROOT, args.tests)]
+        generated_count = len(mutants)
+        if args.sample and args.sample < len(mutants):
+            mutants = [mutants[i * len(mutants) // args.sample] for i in range(args.sample)]
     else:
         mutants = load(args.mutants)
     mutants = [m for m in mutants if not args.only or args.only.lower() in m.name.lower()]
@@ -189,11 +193,11 @@ def main(argv=None) -> int:
         logs.mkdir()
         code, survivors, took = _run(copy, logs, mutants, baseline=not args.no_baseline)
     if args.md and args.full:
-        _markdown(args.md, args, mutants, survivors, took)
+        _markdown(args.md, args, mutants, survivors, took, generated_count)
     return code
 
 
-def _markdown(path: Path, args, mutants: list, survivors: list, took: float) -> None:
+def _markdown(path: Path, args, mutants: list, survivors: list, took: float, generated_count: int) -> None:
     import os as _os
     import platform
 
@@ -201,8 +205,9 @@ def _markdown(path: Path, args, mutants: list, survivors: list, took: float) -> 
     lines = [
         f"# Mutation score: {', '.join(str(f) for f in args.full)}",
         "",
-        f"{len(mutants) - len(survivors)} / {len(mutants)} generated mutants killed "
-        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {_os.cpu_count()} cores, "
+        f"{len(mutants) - len(survivors)} / {len(mutants)} generated mutants killed"
+        + (f" (an even sample of the {generated_count} generated) " if generated_count > len(mutants) else " ")
+        + f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {_os.cpu_count()} cores, "
         f"load average {load} at the end, {took:.0f} s).",
         "",
         "Command: `python mutation/harness.py --full "
