@@ -132,6 +132,11 @@ def cases(cert: dict, expect: dict, edited: dict, hostile: dict | None = None) -
         lambda c: c[p]["per_view"].__setitem__(1, copy.deepcopy(c[p]["per_view"][0])),
     )
     case(
+        "a view twice, as one row too many",
+        ["per-view"],
+        lambda c: c[p]["per_view"].append(copy.deepcopy(c[p]["per_view"][0])),
+    )
+    case(
         "a view not in V",
         ["per-view"],
         lambda c: c[p]["per_view"].append(
