@@ -67,6 +67,10 @@ def mutants(path: Path, root: Path, tests: list) -> list[dict]:
         if tok.string == "*" and line[:col].rstrip().endswith(("(", ",")):
             continue  # an unpacking star
         mutated = line[:col] + new + line[col + len(tok.string) :]
+        try:  # a mutant must be Python (`for x not in y` is not)
+            compile(text.replace(line, mutated, 1), rel, "exec", dont_inherit=True)
+        except SyntaxError:
+            continue
         if row in docstring_rows and tok.type != tokenize.OP:
             continue
         out.append(

@@ -216,7 +216,7 @@ def _markdown(path: Path, args, mutants: list, survivors: list, took: float, gen
         + " ".join(args.tests)
         + f" --md {args.md}`",
         "",
-        "## Survivors",
+        "## Survivors (and mutants whose tests could not run)",
         "",
     ]
     lines += [f"- `{m.name}`: `{m.replacement.strip()}`" for m in survivors] or ["none"]
@@ -238,7 +238,7 @@ def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
     wrong = _imports_the_copy(copy)
     if wrong:
         print(f"ERROR  {wrong}")
-        return 1, [], 0.0
+        return 1, list(mutants), 0.0
     if baseline:
         tests = list(dict.fromkeys(t for m in mutants for t in m.tests))
         outcome, failed, _ = run_tests(copy, tests, logs / "baseline.log")
@@ -246,7 +246,7 @@ def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
         if outcome != "pass":
             print("  failing without any mutant: " + ", ".join(failed))
             print((logs / "baseline.log").read_text()[-3000:])
-            return 1, [], time.monotonic() - t0
+            return 1, list(mutants), time.monotonic() - t0
     survivors, errors, killed = [], [], 0
     for i, m in enumerate(mutants, 1):
         t = time.monotonic()
@@ -274,7 +274,7 @@ def _run(copy: Path, logs: Path, mutants: list, baseline: bool) -> int:
         f"{killed}/{total} mutants killed, {len(survivors)} survived, {len(errors)} errors "
         f"({time.monotonic() - t0:.0f} s)"
     )
-    return (1 if survivors or errors else 0), survivors, time.monotonic() - t0
+    return (1 if survivors or errors else 0), survivors + errors, time.monotonic() - t0
 
 
 if __name__ == "__main__":
