@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+import warnings
 from pathlib import Path
 
 ANNOTATION = re.compile(r"^\s*\w+: [^=]*(#.*)?$|^\s*\w+: .*=")
@@ -68,7 +69,9 @@ def mutants(path: Path, root: Path, tests: list) -> list[dict]:
             continue  # an unpacking star
         mutated = line[:col] + new + line[col + len(tok.string) :]
         try:  # a mutant must be Python (`for x not in y` is not)
-            compile(text.replace(line, mutated, 1), rel, "exec", dont_inherit=True)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(text.replace(line, mutated, 1), rel, "exec", dont_inherit=True)
         except SyntaxError:
             continue
         if row in docstring_rows and tok.type != tokenize.OP:
