@@ -75,6 +75,7 @@ def test_matrix_on_the_python_rule(matrix):
     for c in matrix:
         verdict = policy.check(c["cert"], _expect(c["expect"]))
         assert sorted(set(verdict.codes())) == sorted(c["codes"]), (c["name"], verdict.reasons)
+        assert verdict.ok is (not c["codes"]), c["name"]  # the decision itself, not only its reasons
         for code, message in verdict.reasons:  # each reason says what is wrong, in words
             assert len(message) > 20, (c["name"], code, message)
 
