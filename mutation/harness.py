@@ -214,6 +214,8 @@ def _markdown(path: Path, args, mutants: list, survivors: list, took: float, gen
         + " ".join(str(f) for f in args.full)
         + " --tests "
         + " ".join(args.tests)
+        + (f" --sample {args.sample}" if args.sample else "")
+        + (" --no-baseline" if args.no_baseline else "")
         + f" --md {args.md}`",
         "",
         "## Survivors (and mutants whose tests could not run)",
