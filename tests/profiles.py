@@ -4,7 +4,7 @@ default   60 examples a test, derandomized: the same examples on every run (CI).
 slow      600 examples, drawn afresh.
 nightly   the same, drawn afresh each run, and every test that sets its own small number
           of examples takes NIGHTLY_SCALE times as many (`examples(n)`): on demand,
-          `HYPOTHESIS_PROFILE=nightly python -m pytest -m "not lean" tests/test_symbolic_props.py`.
+          `HYPOTHESIS_PROFILE=nightly python -m pytest tests/test_symbolic_props.py`.
 """
 
 import os
