@@ -66,3 +66,21 @@ def test_one_stepper_choice():
     copy of the 'reference' branch)."""
     assert _grep(r'== "reference":\s*\n\s*return ReferenceStepper\(\)') == []
     assert _grep(r"^\s*def as_stepper\b") == ["sketchpad/solve.py"]
+
+
+def test_every_hand_written_source_file_is_at_most_500_lines():
+    """Small files with one job each: no hand-written .py or .js over 500 lines (generated code,
+    vendored files and golden data are exempt)."""
+    import subprocess
+
+    listed = subprocess.run(["git", "ls-files", "*.py", "*.js"], cwd=ROOT, capture_output=True, text=True)
+    files = listed.stdout.split() if listed.returncode == 0 else [str(p.relative_to(ROOT)) for p in SOURCES]
+    exempt = re.compile(r"^(web/vendor|web/generated|web/golden|node_modules|tests/data)/|/generated/")
+    long = []
+    for f in files:
+        if exempt.search(f) or not (ROOT / f).is_file():
+            continue
+        n = len((ROOT / f).read_text(errors="replace").splitlines())
+        if n > 500:
+            long.append(f"{f} ({n} lines)")
+    assert long == [], f"split these by concern: {long}"
