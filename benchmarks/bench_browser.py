@@ -24,7 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
 from benchmarks.core_problems import core_problems  # noqa: E402
+from sketchpad.model.environment import machine  # noqa: E402
 
 PAGE_SOLVE = """async ([expr, parallel]) => {
   const { solve } = await import('/solve.js');
@@ -123,15 +125,10 @@ def webgpu_adapter():
 
 
 def markdown(py, runs, adapter, model_dir, load) -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        cpu = next(l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
     lines = [
         f"# Browser benchmark — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
         "",
-        f"Machine: {cpu}, {os.cpu_count()} cores, {platform.platform()}; model `{Path(model_dir).name}` "
+        f"Machine: {machine()}, {platform.platform()}; model `{Path(model_dir).name}` "
         f"(ONNX {py['cert']['view_set']['count']} views).",
         "",
         f"Load average (1 min) at start / end: {load[0]:.1f} / {load[1]:.1f} on {os.cpu_count()} cores. "

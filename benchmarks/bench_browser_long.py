@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import sys
 import time
@@ -24,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from sketchpad.model.environment import machine  # noqa: E402
+
 OUT = ROOT / "benchmarks" / "results" / "browser.md"
 PROBLEMS = [
     ("1,000 × 1,000-digit product", "{a} * {b}", (1000, 1000)),
@@ -77,7 +79,7 @@ def main(argv=None) -> int:
     lines = [
         "## Long problems in the page (issue 22)",
         "",
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.processor() or platform.machine()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}, "
         f"{os.cpu_count()} cores, load average (1 min) {load0:.1f} at start / {os.getloadavg()[0]:.1f} at end; {agent}.",
         "The page at full speed, the runtime and its copy of the shipped model (wasm, 2 threads) in a Web Worker off the page's",
         f"main thread; best of {args.repeat}.  Written by `benchmarks/bench_browser_long.py`; "

@@ -14,9 +14,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from benchmarks.core_problems import core_problems  # noqa: E402
 from sketchpad import solve  # noqa: E402
 from sketchpad.expr import evaluate_python, parse  # noqa: E402
+from sketchpad.model.environment import machine  # noqa: E402
 
 
 def best_of(fn, repeat):
@@ -33,7 +35,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     print(
-        f"Reference stepper, {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Reference stepper, {machine()}, "
         f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d')}, "
         f"load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())}\n"
     )

@@ -26,7 +26,6 @@ import argparse
 import datetime as dt
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -219,16 +218,10 @@ def step_page(work: Path, scale: str, variant: str = "int8") -> dict:
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = psutil.virtual_memory().total / 1e9
-    return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GB RAM, {platform.system()} {platform.release()}"
+    """The shared machine description, with the memory this benchmark is about."""
+    from sketchpad.model.environment import machine as described
+
+    return f"{described()}, {psutil.virtual_memory().total / 1e9:.0f} GB RAM"
 
 
 def main() -> None:

@@ -29,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sketchpad.model.environment import machine  # noqa: E402
+
 PROBLEMS = {  # name -> (operation, digits of a, digits of b)
     "400x400": ("*", 400, 400),
     "1000x1000": ("*", 1000, 1000),
@@ -219,8 +221,8 @@ def main(argv=None) -> int:
         if name in PROBLEMS:
             ref[name] = run_child(name, "reference")
     head = (
-        f"Shipped model on ONNX Runtime (CPUExecutionProvider), {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}, {dt.date.today().isoformat()}; "
+        f"Shipped model on ONNX Runtime (CPUExecutionProvider), {machine()}, "
+        f"Python {platform.python_version()}, {dt.date.today().isoformat()}; "
         "each problem in a fresh process; reference ns/view: the fixed runtime's own CPU time per presented view "
         "with the reference stepper (best of three).\n"
     )

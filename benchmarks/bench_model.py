@@ -136,7 +136,7 @@ def bench_backend(backend: str, repeat: int, sequential: bool) -> dict:
                     "batches": sol.batches,
                     "forward_rows": sol.forward_passes,
                     "views_presented": getattr(sol, "views_presented", sol.forward_passes),
-                    "views_used": sol.views_used,
+                    "distinct_views": sol.distinct_views,
                     "seconds": wall,
                     "cpu_seconds": cpu,
                     "stepper_seconds": sol.stepper_seconds,
@@ -217,7 +217,7 @@ def markdown(result: dict) -> str:
             est = f"{sum(t(n) for n in p['rows_per_batch']) / 60:,.1f} min" if t else "-"
             lines.append(
                 f"| {p['problem']} | {p['mode']} | {p['batches']:,} | {p['forward_rows']:,} | "
-                f"{p['views_presented']:,} | {p['views_used']:,} | {p['seconds']:.3f} | {p['cpu_seconds']:.3f} | "
+                f"{p['views_presented']:,} | {p['distinct_views']:,} | {p['seconds']:.3f} | {p['cpu_seconds']:.3f} | "
                 f"{p['load'][0]} | {est} |"
             )
         lines.append("")

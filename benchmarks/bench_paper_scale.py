@@ -73,6 +73,7 @@ def build_model_dir(d: Path, **overrides) -> int:
     import torch
 
     from sketchpad.model.adapter import ADAPTER_DIR, BASE_DIR, new_adapter
+    from sketchpad.model.adapter_config import AdapterConfig
     from sketchpad.model.backbone import build_base, quiet
     from sketchpad.model.tokenizer import ViewTokenizer, sketch_tokens, step_vocabulary
 
@@ -87,7 +88,7 @@ def build_model_dir(d: Path, **overrides) -> int:
     tokens = sketch_tokens(steps)
     first = cfg.vocab_size - len(tokens)  # the view/step tokens: the last ids of the vocabulary
     ViewTokenizer({tok: first + k for k, tok in enumerate(tokens)}, steps).save(d)
-    model = new_adapter(base, rank=8, seed=0)
+    model = new_adapter(base, AdapterConfig(rank=8), seed=0)
     model.save_pretrained(d / ADAPTER_DIR)
     del model, base
     gc.collect()

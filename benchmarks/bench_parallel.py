@@ -9,15 +9,16 @@ speed-up of the parallel mode.  Prints a Markdown table.
 
 import argparse
 import os
-import platform
 import random
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from sketchpad import solve  # noqa: E402
 from sketchpad.digits import to_digits  # noqa: E402
 from sketchpad.expr import evaluate_python, parse  # noqa: E402
+from sketchpad.model.environment import machine  # noqa: E402
 from sketchpad.model.loading import load_stepper  # noqa: E402
 
 
@@ -33,7 +34,7 @@ def main():
     ap.add_argument("--backends", default="torch,onnx")
     args = ap.parse_args()
     print(
-        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"{time.strftime('%Y-%m-%d')}, {machine()}, "
         f"load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())}; best of {args.repeat}\n"
     )
     print(

@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))  # run from a checkout
 sys.path.insert(0, str(ROOT / "tests"))  # pg_cluster, policy_matrix
 
 from benchmarks.registry_load import check_registry, percentile, run_load, start_replicas, upload_bodies  # noqa: E402
+from sketchpad.model.environment import machine  # noqa: E402
 
 BEGIN, END = "<!-- registry: begin (benchmarks/bench_registry.py) -->", "<!-- registry: end -->"
 
@@ -43,13 +44,7 @@ def uptime() -> str:
 
 
 def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+    return machine()
 
 
 def phase(cluster, honest, args, name: str, faults: bool, logs: Path) -> dict:

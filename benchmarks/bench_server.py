@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 import httpx  # noqa: E402
 
 from sketchpad.expr import evaluate_python, parse  # noqa: E402
+from sketchpad.model.environment import machine  # noqa: E402
 
 CLIENT_TIMEOUT = 600
 REGISTRY = "<!-- registry: begin"  # where benchmarks/bench_registry.py's section of the results starts
@@ -59,13 +60,7 @@ def uptime() -> str:
 
 
 def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+    return machine()
 
 
 class Server:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import re
 import socket
 import statistics
@@ -30,6 +29,9 @@ import time
 from pathlib import Path
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from sketchpad.model.environment import machine  # noqa: E402
 
 
 def _env(checkout, cache):
@@ -134,7 +136,7 @@ def main(argv=None) -> int:
         rows["first `/api/solve` after ready"] = firsts
     load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else ["?"]
     head = (
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}, "
         f"load {' '.join(load)}, {args.runs} runs, checkout {args.checkout or 'this one'}"
     )
     table = "| measure | min / median / max (s) |\n|---|---|\n" + "".join(

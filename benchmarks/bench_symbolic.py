@@ -24,6 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sketchpad.errors import SketchpadError  # noqa: E402
+from sketchpad.model.environment import machine  # noqa: E402
 from sketchpad.symbolic import expand, factor, solve  # noqa: E402
 
 QUADRATIC = "12345678901234567891x^2 + 98765432109876543211x - 11111111112222222222"
@@ -57,14 +58,8 @@ def steppers():
     yield "model", None, None
 
 
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    return f"{platform.system()} {platform.release()}, {cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+def machine_line() -> str:
+    return f"{machine()}, {platform.release()}, Python {platform.python_version()}"
 
 
 def load() -> str:
@@ -158,7 +153,7 @@ def main() -> int:
         "# Symbolic runtime benchmark" + (f" ({args.label})" if args.label else ""),
         "",
         f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}",
-        f"- machine: {machine()}",
+        f"- machine: {machine_line()}",
         f"- command: `{command}`",
         "- forward passes = views the stepper evaluated; batches = sequential stepper calls; "
         "operations = procedure runs (add, mul, divmod, ...)",

@@ -17,18 +17,43 @@ this model, here.
 5. Otherwise the model is refused (Uncertified, exit 1), naming the failing views or the
    rule's reasons.  allow_uncertified=True (--allow-uncertified) is the only way around.
 
-`stepper.certificate` then says which certificate let it run (or that none did).
+What it returns is a CertifiedStepper: the loaded stepper and the certificate that lets it
+run (or, under allow_uncertified, a record saying that none did).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from .. import strictjson
 from ..errors import SketchpadError
 from ..model.loading import load_stepper, resolve_model_dir
 from . import cache, policy
+
+
+@dataclass(frozen=True)
+class CertifiedStepper:
+    """A model stepper and the certificate that lets it run here.  `certificate` is a summary:
+    source ("cached", "self-certified", or "none: ..." under allow_uncertified), and where a
+    certificate holds: path, views, min_margin, finished (when it was made) and claims (the
+    certificates the model ships, which are never proof here).  Called like the stepper."""
+
+    stepper: object
+    certificate: dict
+
+    def __call__(self, views):
+        return self.stepper(views)
+
+    @property
+    def name(self) -> str:
+        return self.stepper.name
+
+    @property
+    def backend(self) -> str:
+        return self.stepper.backend
 
 
 class Uncertified(SketchpadError):
@@ -55,16 +80,44 @@ def find_certificate(expect: policy.Expectation, model_dir: Path | None = None, 
     return None, None
 
 
+def write(cert: dict, out) -> Path:
+    """Write a certificate to `out` (strict JSON: no NaN or Infinity)."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(strictjson.dumps(cert, indent=1) + "\n")
+    return out
+
+
+def certify_and_cache(stepper, batch_sizes=None, out=None, warn=cache.warn, resume=None, announce=None):
+    """Run the suite on `stepper` here and judge it with the rule; cache the certificate as
+    this device's proof when it holds and ran the device's own compositions (not fixed
+    `batch_sizes`), and write it to `out` too when asked.  The one way `certify`, `train` and
+    a model's first use certify: returns (cert, verdict, paths written).  resume: keep and reuse
+    an interrupted suite's chunks (certify/resume.py; default: for a long suite only)."""
+    from .run import (  # the runner loads numpy: only when a suite runs (`import sketchpad` stays light)
+        certify,
+        long_suite,
+    )
+
+    expect = policy.expect_from(stepper)
+    resume = long_suite(stepper) if resume is None else resume
+    seed = None if batch_sizes else cache.suite_seed(warn=warn)
+    cert = certify(stepper, batch_sizes=batch_sizes, seed=seed, resume=resume, announce=announce)
+    verdict = policy.check(cert, expect)
+    where = [write(cert, out)] if out else []
+    if verdict.ok and not batch_sizes:
+        stored = cache.store(expect, cert, warn=warn)
+        where += [stored] if stored else []
+    return cert, verdict, where
+
+
 def self_certify(stepper, expect: policy.Expectation, announce=_stderr, warn=cache.warn):
     """Run the suite here; cache and return (cert, verdict, path or None)."""
-    from .run import certify, long_suite
-
     t = time.perf_counter()
-    cert = certify(stepper, seed=cache.suite_seed(warn=warn), resume=long_suite(stepper), announce=announce)
-    verdict = policy.check(cert, expect)
+    cert, verdict, stored = certify_and_cache(stepper, warn=warn, announce=announce)
+    path = stored[0] if stored else None
     seconds = time.perf_counter() - t
     r = cert["predicate"]["result"]
-    path = cache.store(expect, cert, warn=warn) if verdict.ok else None
     if announce:
         env = expect.environment or {}
         where = f"{stepper.backend}, {env.get('device', {}).get('name', 'this device')}"
@@ -92,21 +145,20 @@ def _refuse_rows(stepper, expect: policy.Expectation, d: Path, allow_uncertified
 
 def load_certified(
     model_dir=None, backend: str | None = None, gate: float = 1.0, allow_uncertified: bool = False, announce=_stderr
-):
+) -> CertifiedStepper:
+    """The model in `model_dir` (default: the shipped one) and the certificate that lets it run here."""
     d = resolve_model_dir(model_dir)
     stepper = load_stepper(d, backend, gate)
     expect = policy.expect_from(stepper)
     if _refuse_rows(stepper, expect, d, allow_uncertified, announce):
-        stepper.certificate = {"source": "none: --allow-uncertified (graph not row-independent)"}
-        return stepper
+        return CertifiedStepper(stepper, {"source": "none: --allow-uncertified (graph not row-independent)"})
     if allow_uncertified:
-        stepper.certificate = {"source": "none: --allow-uncertified"}
         if announce:
             announce(
                 f"sketchpad: warning: running the {stepper.backend} model in {d} without a certificate "
                 f"(--allow-uncertified): its answers carry no guarantee"
             )
-        return stepper
+        return CertifiedStepper(stepper, {"source": "none: --allow-uncertified"})
     cert, where = find_certificate(expect)
     source = "cached"
     if cert is None:
@@ -126,7 +178,7 @@ def load_certified(
                 + " (--allow-uncertified runs it anyway)"
             )
     r = cert["predicate"]["result"]
-    stepper.certificate = {
+    summary = {
         "source": source,
         "path": where,
         "views": r["views"],
@@ -134,4 +186,4 @@ def load_certified(
         "finished": cert["predicate"]["time"]["finished"],
         "claims": [str(p) for p in committed(d)],
     }
-    return stepper
+    return CertifiedStepper(stepper, summary)

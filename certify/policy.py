@@ -44,7 +44,7 @@ import json
 import math
 from dataclasses import dataclass, field
 
-from .. import __version__
+from ..version import __version__
 from .statement import PREDICATE_TYPE, STATEMENT_TYPE
 
 MARGIN_FLOOR = 1.0

@@ -34,8 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import __version__
 from ..model.readout import steps_and_margins
+from ..version import __version__
 from . import policy
 from .statement import statement
 

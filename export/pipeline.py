@@ -11,22 +11,15 @@ then does ONNX Runtime load the graph for the parity check.  Each stage ends wit
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import time
 from pathlib import Path
 
 import numpy as np
 
+from sketchpad.digest import sha256_file
+
 FORMAT = "sketchpad-onnx/1"
-
-
-def sha256_file(path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _bar(total: int, desc: str):
@@ -211,8 +204,8 @@ def _torch_version() -> str:
 
 
 def _meta(onnx_path: Path, dtype: str, table, steps, description, exporter: str, report) -> dict:
-    from sketchpad import __version__
     from sketchpad import views as V
+    from sketchpad.version import __version__
 
     return {
         "format": FORMAT,

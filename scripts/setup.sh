@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 . .venv/bin/activate
 python -m pip install --quiet --upgrade pip
-python -m pip install --quiet -e '.[test]'
+python -m pip install --quiet -e '.[test,train]'
 if [ "${SKETCHPAD_NO_BROWSER:-0}" != "1" ]; then
   if [ -f .ci/install-browser.sh ]; then bash .ci/install-browser.sh; fi
 fi

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .expr import Limits
-from .solve import _check, as_stepper
+from .solve import OPERATIONS, as_stepper, start
 
 
 @dataclass
@@ -42,20 +42,14 @@ class Arithmetic:
             raise InputError(f"unknown operation {op!r}; known: {', '.join(OPS)}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             raise InputError(f"{op} needs integers, got {[type(a).__name__ for a in args]}")
-        from . import procedures as P
         from .procedures import operand_of
         from .sheet import Worksheet
 
-        title, name, arity = OPS[op]
-        proc = getattr(P, name)
-        if op == "-":
-            proc = lambda s, x, y: P.signed_add(s, x, y, subtract=True)  # noqa: E731
+        arity = OPERATIONS[op][2]
         if len(args) != arity:
             raise InputError(f"{op} takes {arity} operand(s), got {len(args)}")
-        sheet = Worksheet().new(title)
-        nums = [operand_of(a, sheet.store) for a in args]
-        _check(self.limits, op, *nums)
-        return proc(sheet, *nums)
+        ws = Worksheet()
+        return start(ws, op, [operand_of(a, ws.store) for a in args], self.limits)
 
     def _record(self, ops, outs, run, group):
         from .procedures import Num
@@ -120,13 +114,4 @@ class Arithmetic:
         return self._run("gcd", a, b)
 
 
-# op -> (sheet title, procedure in procedures.py, number of operands)
-OPS = {  # the procedures by name: the runtime (numpy) loads when an operation runs
-    "+": ("a + b", "signed_add", 2),
-    "-": ("a - b", "signed_add", 2),
-    "*": ("a * b", "signed_mul", 2),
-    "//": ("a // b", "signed_divmod", 2),
-    "neg": ("-a", "negate", 1),
-    "sqrt": ("sqrt(a)", "signed_isqrt", 1),
-    "gcd": ("gcd(a, b)", "signed_gcd", 2),
-}
+OPS = tuple(op for op in OPERATIONS if op != "%")  # `//` answers (quotient, remainder) here

@@ -1,17 +1,24 @@
 """Run a pre-registered problem set on a backend, check every answer against Python's
-integers, and summarise: solved/total, forward passes, batches, time per problem."""
+integers, and summarise: solved/total, forward passes, batches, time per problem.
+
+The answer key is Python's own: each expression is parsed by Python's `ast` and evaluated by
+Python (`math.isqrt`, `math.gcd`, `//` and `%`), never through sketchpad's parser, so a parser
+bug cannot make a wrong answer look right."""
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import json
+import math
 import platform
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from .digits import to_digits
 from .errors import InputError, SketchpadError
-from .expr import evaluate_python, parse
+from .model.environment import machine
 from .problems import ROOT as PROBLEM_DIR  # benchmarks/problems/, installed as sketchpad.problems
 
 
@@ -29,12 +36,51 @@ def load_problems(name_or_path: str) -> list[dict]:
         raise InputError(f"{p}: not a JSONL problem set ({e.msg} on line {e.lineno})") from None
 
 
-def _signed(v: int) -> str:
-    return ("-" if v < 0 else "") + to_digits(v)
+# What a problem may contain, as Python's grammar names it: integers, + - * // %, unary minus,
+# parentheses and the calls sqrt(x) and gcd(a, b).
+_ALLOWED = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Load, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+_ALLOWED += (ast.USub, ast.UAdd)
+_CALLS = {"sqrt": math.isqrt, "gcd": math.gcd}
+
+
+@contextlib.contextmanager
+def _long_ints():
+    """Python limits int <-> str conversion to 4,300 digits by default; problems are longer."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def python_answer(expr: str) -> str:
+    """The expected answer of a problem, as Python computes it (decimal, '-' if negative)."""
+    with _long_ints():
+        try:
+            tree = ast.parse(expr.strip(), mode="eval")
+        except SyntaxError as e:
+            raise InputError(f"not a Python expression ({e.msg}): {expr[:60]!r}") from None
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant):
+                ok = type(node.value) is int
+            elif isinstance(node, ast.Name):
+                ok = node.id in _CALLS
+            elif isinstance(node, ast.Call):
+                ok = isinstance(node.func, ast.Name) and not node.keywords
+            else:
+                ok = isinstance(node, _ALLOWED)
+            if not ok:
+                raise InputError(f"not a problem of the benchmark grammar: {expr[:60]!r}")
+        try:
+            value = eval(compile(tree, "<problem>", "eval"), {"__builtins__": {}, **_CALLS})  # checked above
+        except (ZeroDivisionError, ValueError) as e:
+            raise InputError(f"a problem with no answer ({e}): {expr[:60]!r}") from None
+        return str(value)
 
 
 def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]:
-    """`solve_fn(expr) -> dict(result, forward_passes, views_presented, batches, views_used, seconds)`."""
+    """`solve_fn(expr) -> dict(result, forward_passes, views_presented, batches, distinct_views, seconds)`."""
     rows = []
     items = problems
     if progress:
@@ -42,7 +88,7 @@ def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]
 
         items = tqdm(problems, desc="solving", unit="problem")
     for p in items:
-        want = _signed(evaluate_python(parse(p["expr"])))
+        want = python_answer(p["expr"])
         t = time.perf_counter()
         try:
             out = solve_fn(p["expr"])
@@ -59,7 +105,7 @@ def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]
                 "forward_passes": out.get("forward_passes", 0),
                 "views_presented": out.get("views_presented", 0),
                 "batches": out.get("batches", 0),
-                "views_used": out.get("views_used", 0),
+                "distinct_views": out.get("distinct_views", 0),
                 "seconds": out.get("seconds", wall),
                 "answer_digits": len(want.lstrip("-")),
             }
@@ -109,7 +155,7 @@ def environment() -> dict:
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else ""
     return {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
+        "machine": machine(),
         "python": platform.python_version(),
         "versions": ", ".join(versions),
         "load": load,

@@ -37,7 +37,7 @@ SOLVE_JS = """async ([expr, parallel]) => {
   try {
     const r = await solve(expr, window.__benchModel.stepper, { parallel });
     return { result: r.value, forward_passes: r.forwardPasses, views_presented: r.viewsPresented,
-             batches: r.batches, views_used: r.viewsUsed,
+             batches: r.batches, distinct_views: r.distinctViews,
              seconds: (performance.now() - t) / 1000, stepper_seconds: (r.stepperMs ?? 0) / 1000,
              stepper: 'browser:' + window.__benchModel.provider };
   } catch (e) {

@@ -87,7 +87,7 @@ class Counters:
             "forward_passes": self.forward_passes,
             "views_presented": self.views_presented,
             "batches": self.batches,
-            "views_used": len(self.seen),
+            "distinct_views": len(self.seen),
             "seconds": round(self.seconds, 6),
             "stepper_seconds": round(self.stepper_seconds, 6),
         }

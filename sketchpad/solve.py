@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the runtime (numpy) loads when a solve starts, not when the
     from .sheet import Worksheet
 
 QUADRATIC_OPS = ("*", "//", "%", "sqrt", "gcd")  # work grows as n^2: their own size limit
+STEPPER_NAMES = ("model", "reference")  # the steppers a string can name (sketchpad.steppers.get)
 
 
 @dataclass
@@ -23,12 +24,15 @@ class Solution:
     """The value and the counters of one solve.  forward_passes: forward rows the stepper
     computed (each distinct view of a batch once); views_presented: views the runtime
     presented (a view presented twice in a batch counts twice); batches: stepper calls, the
-    sequential depth; views_used: distinct views of the whole solve."""
+    sequential depth; distinct_views: distinct views of the whole solve.  certificate: the summary
+    of the certificate the steps ran under (sketchpad.certify.certified.CertifiedStepper), set
+    by whoever chose the stepper (sketchpad.solve, the server); None for the reference stepper
+    or a stepper object that no certificate covers."""
 
     value: int
     forward_passes: int
     batches: int
-    views_used: int
+    distinct_views: int
     seconds: float
     stepper_seconds: float
     stepper: str
@@ -38,6 +42,7 @@ class Solution:
     view_codes: set = field(default_factory=set, repr=False)  # the distinct views, as codes
     views_presented: int = 0
     fallbacks: int = field(default=0, repr=False)  # speculative blocks that fell back (see runtime)
+    certificate: dict | None = field(default=None, repr=False)
 
     def __int__(self) -> int:
         return self.value
@@ -58,29 +63,57 @@ class Solution:
             "forward_passes": self.forward_passes,
             "views_presented": self.views_presented,
             "batches": self.batches,
-            "views_used": self.views_used,
+            "distinct_views": self.distinct_views,
             "seconds": round(self.seconds, 6),
             "stepper_seconds": round(self.stepper_seconds, 6),
             "stepper": self.stepper,
+            "certificate": self.certificate,
         }
 
 
 def as_stepper(stepper) -> Stepper:
-    """A Stepper object, or "reference" for the specification itself.  Choosing the model (and
-    its certificate) is the layer above's job: sketchpad.steppers.get."""
+    """A Stepper object, or "reference" for the specification itself: the core's half of the
+    one stepper choice.  The model (and its certificate) is the layer above's half:
+    sketchpad.steppers.get, which hands everything else to this function."""
     if stepper == "reference":
         from .reference import ReferenceStepper
 
         return ReferenceStepper()
     if isinstance(stepper, str) or stepper is None or not callable(stepper):
         raise InputError(
-            f"solve needs a stepper: 'reference' or a batched stepper object such as "
-            f"sketchpad.steppers.get() (the certified model), not {stepper!r}"
+            f"a stepper is 'model', 'reference', a model directory or a batched stepper object "
+            f"(sketchpad.steppers.get), not {stepper!r}"
         )
     return stepper
 
 
-def _check(limits: Limits, op: str, *nums: Num) -> None:
+# The one op -> procedure dispatch table (arith.py runs the same): op -> (sheet title,
+# procedure of procedures.py by name, operands, keyword arguments).  By name, because the
+# procedures (numpy) load when a solve starts, not when the package does.  `%` runs `//`'s
+# procedure and keeps the remainder.
+OPERATIONS = {
+    "+": ("a + b", "signed_add", 2, {}),
+    "-": ("a - b", "signed_add", 2, {"subtract": True}),
+    "*": ("a * b", "signed_mul", 2, {}),
+    "//": ("a // b", "signed_divmod", 2, {}),
+    "%": ("a % b", "signed_divmod", 2, {}),
+    "neg": ("-a", "negate", 1, {}),
+    "sqrt": ("sqrt(a)", "signed_isqrt", 1, {}),
+    "gcd": ("gcd(a, b)", "signed_gcd", 2, {}),
+}
+
+
+def start(ws: Worksheet, op: str, nums: list, limits: Limits):
+    """Check `op`'s operands against the limits and return its procedure's generator, on a new
+    sheet block of `ws` (not yet run).  Both solve() and arith.Arithmetic start operations here."""
+    from . import procedures as P
+
+    title, name, _, kwargs = OPERATIONS[op]
+    check_operands(limits, op, *nums)
+    return getattr(P, name)(ws.new(title), *nums, **kwargs)
+
+
+def check_operands(limits: Limits, op: str, *nums: Num) -> None:
     for n in nums:
         if len(n.ids) > limits.max_digits:
             raise InputError(f"an intermediate number has {len(n.ids):,} digits; the limit is {limits.max_digits:,}")
@@ -104,7 +137,6 @@ def solve(
     `parallel=False` is the one-view-per-pass sequential mode; the default carry-select mode
     presents the same kind of views in far fewer batches.  `dedup=False` sends every presented
     view through the stepper, repeats included (same sheet, more forward rows)."""
-    from . import procedures as P
     from .procedures import operand
     from .runtime import Run
     from .sheet import Worksheet
@@ -120,23 +152,13 @@ def solve(
         if kind == "num":
             return operand(node[1], node[2], ws.store)
         if kind == "neg":
-            x = ev(node[1])
-            return run.drive(P.negate(ws.new("-a"), x))
-        if kind == "bin":
-            op, x, y = node[1], ev(node[2]), ev(node[3])
-            _check(limits, op, x, y)
-            sheet = ws.new(f"a {op} b")
-            if op in "+-":
-                return run.drive(P.signed_add(sheet, x, y, subtract=(op == "-")))
-            if op == "*":
-                return run.drive(P.signed_mul(sheet, x, y))
-            q, r = run.drive(P.signed_divmod(sheet, x, y))
-            return q if op == "//" else r
-        name, args = node[1], [ev(a) for a in node[2]]
-        _check(limits, name, *args)
-        if name == "sqrt":
-            return run.drive(P.signed_isqrt(ws.new("sqrt(a)"), args[0]))
-        return run.drive(P.signed_gcd(ws.new("gcd(a, b)"), *args))
+            op, args = "neg", [ev(node[1])]
+        elif kind == "bin":
+            op, args = node[1], [ev(node[2]), ev(node[3])]
+        else:
+            op, args = node[1], [ev(a) for a in node[2]]
+        out = run.drive(start(ws, op, args, limits))
+        return out[1] if op == "%" else out[0] if op == "//" else out
 
     try:
         result = ev(tree)

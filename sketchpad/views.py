@@ -18,11 +18,11 @@ on; tests/test_derived.py checks that it equals a fresh enumeration.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from pathlib import Path
 
+from .digest import sha256_file
 from .symbols import OPS, Step, View
 
 EXPORT_PATH = Path(__file__).parent / "data" / "views.jsonl"
@@ -43,7 +43,7 @@ def view_set(path: Path | None = None) -> frozenset:
 
 
 def file_sha256(path: Path | None = None) -> str:
-    return hashlib.sha256((Path(path) if path else EXPORT_PATH).read_bytes()).hexdigest()
+    return sha256_file(Path(path) if path else EXPORT_PATH)
 
 
 def counts_by_op(views) -> dict[str, int]:

@@ -132,6 +132,11 @@ def cases(cert: dict, expect: dict, edited: dict, hostile: dict | None = None) -
         lambda c: c[p]["per_view"].__setitem__(1, copy.deepcopy(c[p]["per_view"][0])),
     )
     case(
+        "a view twice, as one row too many",
+        ["per-view"],
+        lambda c: c[p]["per_view"].append(copy.deepcopy(c[p]["per_view"][0])),
+    )
+    case(
         "a view not in V",
         ["per-view"],
         lambda c: c[p]["per_view"].append(
@@ -163,6 +168,16 @@ def cases(cert: dict, expect: dict, edited: dict, hostile: dict | None = None) -
     case("no environment", ["environment"], lambda c: c[p].pop("environment"), server=False)
     case("margin below the drift rule", ["margin"], lambda c: c[p]["drift"].update(max_abs_logit_diff=3.0))
     case("no measured drift", ["margin"], lambda c: c[p].pop("drift"))
+    # The floor alone refuses this one: no drift, so 2 x drift asks for nothing, and every
+    # margin 0.5 is not above the floor of 1 (a rule without the floor would accept it).
+    case(
+        "no drift and every margin 0.5 (below the floor)",
+        ["margin"],
+        lambda c: (
+            c[p]["drift"].update(max_abs_logit_diff=0.0),
+            [r.update(margin=0.5) for r in c[p]["per_view"]],
+        ),
+    )
     case("another tool version", ["tool-version"], lambda c: c[p]["tool"].update(version="0.1.0"))
     case("another backend", ["backend"], lambda c: c[p]["backend"].update(name="torch"))
     case("not a certificate", ["format"], lambda c: c.update(predicateType="https://example.invalid/x"))
@@ -170,6 +185,12 @@ def cases(cert: dict, expect: dict, edited: dict, hostile: dict | None = None) -
         files = browser_manifest(d).files
         case(name, ["subject-digest"], expect_fn=lambda e, files=files: e.update(files=files), model_dir=d)
     case("a gate other than the certificate's", ["gate"], expect_fn=lambda e: e.update(gate=0.5), server=False)
+    case(
+        "a graph the verifier finds not row-independent",
+        ["rows"],
+        expect_fn=lambda e: e.update(rows={"ok": False, "code": "rows-mix", "message": "node #3 mixes rows"}),
+        server=False,
+    )
     for name, d in (hostile or {}).items():
         ex = browser_expectation(d, 1.0)
         case(

@@ -81,3 +81,31 @@ def test_bench_in_the_browser_refuses_an_uncertified_model(tmp_path, capsys):
     assert main(["bench", "sums-products-220", "--backend", "browser", "--model", str(d), "--limit", "2"]) == 1
     err = capsys.readouterr().err
     assert "does not pass certification in this browser" in err and "Failing views" in err
+
+
+def test_the_answer_key_is_pythons_own_evaluation(monkeypatch):
+    """bench's key: Python's parser and integers, not sketchpad's parser (a broken parser
+    cannot make its own wrong answer the expected one)."""
+    import math
+    import random
+
+    from sketchpad import bench, expr
+    from sketchpad.errors import InputError
+
+    def broken(*a, **k):
+        raise AssertionError("the answer key must not use sketchpad's parser")
+
+    monkeypatch.setattr(expr, "parse", broken)
+    monkeypatch.setattr(expr, "evaluate_python", broken)
+    assert bench.python_answer("-7 // 2") == "-4" and bench.python_answer("-7 % 3") == "2"
+    assert bench.python_answer("98765 % -43") == str(98765 % -43)
+    assert bench.python_answer("sqrt(99) + gcd(-462, 1071) * -(5 - 8)") == str(9 + 21 * 3)
+    rnd = random.Random(27)
+    a, b = rnd.randrange(10**4999, 10**5000), rnd.randrange(10**2999, 10**3000)
+    with bench._long_ints():
+        want = [str(a + b), str(a * -b), str(a // b), str(math.isqrt(a))]
+        got = [bench.python_answer(e) for e in (f"{a} + {b}", f"{a} * -{b}", f"{a} // {b}", f"sqrt({a})")]
+    assert got == want
+    for bad in ("__import__('os')", "2 ** 3", "1.5 + 1", "sqrt(x=4)", "abs(-1)", "7 // 0", "1 +"):
+        with pytest.raises(InputError):
+            bench.python_answer(bad)

@@ -113,6 +113,11 @@ def test_certification_suite_passes_all_views(page, site, tmp_path):
     n = len(V.load())
     assert r["passed"] and r["views"] == r["passed_views"] == n and r["failed_views"] == 0
     assert f"{n}/{n} views passed" in page.inner_text("#cert-result")
+    # progress counts views of V, as everywhere (was "2,162/2,872": all compositions together)
+    runs = cert["predicate"]["suite"]["runs"]
+    assert page.evaluate("document.body.dataset.certProgress").startswith(
+        f"Checking views with wasm: {n:,}/{n:,}" + (f" (batch composition {runs} of {runs})" if runs > 1 else "")
+    )
     env = cert["predicate"]["environment"]
     assert env["execution_provider"] == "wasm" and env["dtype"] == "float32"
     # the browser and its full version (the user agent string hides the minor numbers), threads
@@ -315,6 +320,17 @@ def test_a_parse_error_clears_the_previous_sheet(page):
     assert page.get_attribute("#sheet", "data-lines") == "0"  # nothing of 1234 * 5678 is left
     assert page.inner_text("#answer").strip() == "" and page.inner_text("#answer-digits") == ""
     assert page.is_disabled("#copy") and page.is_disabled("#download-png")
+    for counter in ("#c-passes", "#c-presented", "#c-batches", "#c-views"):  # not 1234 * 5678's
+        assert page.inner_text(counter) == "0", counter
+
+
+def test_the_status_line_is_not_cut_off(page):
+    assert solve_in_page(page, "9" * 300 + " * " + "7" * 200) == str(int("9" * 300) * int("7" * 200))
+    fits = page.evaluate(
+        "(() => { const e = document.getElementById('view-line');"
+        " return e.textContent.length > 0 && e.scrollWidth <= e.clientWidth + 1; })()"
+    )
+    assert fits, page.inner_text("#view-line")
 
 
 def test_copy_button_copies_exactly_the_digits(page, site):

@@ -67,7 +67,7 @@ def test_committed_certificates_are_claims_never_proof(fresh):
 
 def test_cache_entries_without_a_valid_tag_are_ignored_with_a_warning(fresh, capsys):
     st = load_certified(fresh, "onnx", announce=None)
-    path = cache.path_for(policy.expect_from(st))
+    path = cache.path_for(policy.expect_from(st.stepper))
     assert load_certified(fresh, "onnx", announce=None).certificate["source"] == "cached"
     entry = json.loads(path.read_text())
     cert = entry["certificate"]
@@ -98,7 +98,7 @@ def test_cache_entries_without_a_valid_tag_are_ignored_with_a_warning(fresh, cap
 
 def test_a_valid_entry_from_another_environment_is_not_used(fresh):
     st = load_certified(fresh, "onnx", announce=None)
-    expect = policy.expect_from(st)
+    expect = policy.expect_from(st.stepper)
     path = cache.path_for(expect)
     entry = json.loads(path.read_text())
     cert = entry["certificate"]
@@ -118,7 +118,7 @@ def test_a_cache_directory_others_may_write_is_not_used(fresh, capsys):
         assert load_certified(fresh, "onnx", announce=None).certificate["source"] == "self-certified"
         err = capsys.readouterr().err
         assert "others may write to it" in err and str(d) in err
-        assert cache.store(policy.expect_from(st), {"x": 1}) is None  # nothing is written there either
+        assert cache.store(policy.expect_from(st.stepper), {"x": 1}) is None  # nothing is written there either
     finally:
         d.chmod(0o700)
     assert load_certified(fresh, "onnx", announce=None).certificate["source"] == "cached"

@@ -15,7 +15,7 @@ def test_solve_json(capsys):
     assert main(["solve", "--stepper", "reference", "--json", "12345 * -678 + gcd(84, 36)"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["result"] == str(12345 * -678 + 12)
-    assert out["forward_passes"] >= out["batches"] > 0 and out["views_used"] > 0
+    assert out["forward_passes"] >= out["batches"] > 0 and out["distinct_views"] > 0
     assert out["seconds"] >= 0 and out["stepper"] == "reference"
 
 

@@ -23,12 +23,13 @@ def build_tiny_model(model_dir):
     from sketchpad.model import backbone
     from sketchpad.model import tokenizer as T
     from sketchpad.model.adapter import ADAPTER_DIR, BASE_DIR, new_adapter
+    from sketchpad.model.adapter_config import AdapterConfig
 
     steps = T.step_vocabulary()
     hf = T.build_char_tokenizer(steps)
     base = backbone.build_base(backbone.tiny_config(len(hf)), seed=3)
     backbone.save_base(base, hf, model_dir / BASE_DIR)
-    model = new_adapter(base, rank=4, seed=3)
+    model = new_adapter(base, AdapterConfig(rank=4), seed=3)
     g = torch.Generator().manual_seed(4)
     with torch.no_grad():
         for name, p in model.named_parameters():

@@ -95,13 +95,13 @@ def test_external_data_is_hashed_and_run_from_the_same_bytes(external_copy):
     st = load_certified(d, "onnx", announce=None)
     assert st.certificate["source"] == "self-certified"
     assert (
-        st.manifest.files["onnx/model.onnx.data"]
+        st.stepper.manifest.files["onnx/model.onnx.data"]
         == hashlib.sha256((d / "onnx" / "model.onnx.data").read_bytes()).hexdigest()
     )
     assert solve("7 + 5", st).value == 12
     shipped = load_stepper(DEFAULT_MODEL_DIR, "onnx")
     views = [r["view"] for r in V.load()]
-    assert np.array_equal(st.logits(views), shipped.logits(views))  # the same weights, read from memory
+    assert np.array_equal(st.stepper.logits(views), shipped.logits(views))  # the same weights, read from memory
     # one flipped byte of the data file: refused, as it is not the file model.json names
     data = bytearray((d / "onnx" / "model.onnx.data").read_bytes())
     data[-5] ^= 0x10

@@ -8,6 +8,7 @@ import torch
 from sketchpad import views as V
 from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.adapter import load_adapted, new_adapter
+from sketchpad.model.adapter_config import AdapterConfig
 from sketchpad.model.backbone import forward_logits, load_base, text_logits
 from sketchpad.model.gate import AdapterGate
 from sketchpad.model.tokenizer import ViewTokenizer, step_vocabulary
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 def gated():
     base, tok = tiny_random_base(seed=3)
     reference = copy.deepcopy(base)  # the untouched base, for comparison
-    model = new_adapter(base, rank=4, seed=3).eval()
+    model = new_adapter(base, AdapterConfig(rank=4), seed=3).eval()
     assert randomise_lora_B(model) > 0
     gate = AdapterGate(0.0).attach(model)
     vt = ViewTokenizer.from_hf(tok, step_vocabulary())

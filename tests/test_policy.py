@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from sketchpad import views
 from sketchpad.certify import policy
 from sketchpad.certify.run import certify
+from sketchpad.certify.verify import browser_expectation
 from sketchpad.model import DEFAULT_MODEL_DIR
 from sketchpad.model.loading import load_stepper
 from sketchpad.server import Settings, create_app
@@ -49,11 +50,32 @@ def _expect(e: dict) -> policy.Expectation:
     return policy.Expectation(e["backend"], e["files"], e["gate"], e["environment"], e.get("rows"))
 
 
+@pytest.fixture(scope="module")
+def committed_matrix():
+    """The same tampering, of the shipped browser certificate (sketchpad/data/default_model/
+    certificates/browser.json: a claim, but a real one) checked against what a page would load
+    on the device that made it: no suite runs, so the mutation harness's rule mutants
+    (mutation/mutants.toml) die in seconds."""
+    cert = json.loads((DEFAULT_MODEL_DIR / "certificates" / "browser.json").read_text())
+    ex = browser_expectation(DEFAULT_MODEL_DIR, 1.0)
+    env = cert["predicate"]["environment"]
+    return cases(cert, {"backend": "browser", "files": ex.files, "gate": 1.0, "environment": env, "rows": ex.rows}, {})
+
+
+def test_committed_matrix_on_the_python_rule(committed_matrix):
+    test_matrix_on_the_python_rule(committed_matrix)
+
+
+def test_committed_matrix_on_the_page_rule(committed_matrix, tmp_path):
+    test_matrix_on_the_page_rule(committed_matrix, tmp_path)
+
+
 def test_matrix_on_the_python_rule(matrix):
     assert len(matrix) >= 20
     for c in matrix:
         verdict = policy.check(c["cert"], _expect(c["expect"]))
         assert sorted(set(verdict.codes())) == sorted(c["codes"]), (c["name"], verdict.reasons)
+        assert verdict.ok is (not c["codes"]), c["name"]  # the decision itself, not only its reasons
         for code, message in verdict.reasons:  # each reason says what is wrong, in words
             assert len(message) > 20, (c["name"], code, message)
 

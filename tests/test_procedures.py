@@ -102,4 +102,4 @@ def test_counters_are_reported():
     assert s.forward_passes == s.batches == 1 + 11  # sign view + 10 columns + halt
     p = solve("123456789 + 987654321", "reference")
     assert p.batches == 2 and p.forward_passes > s.forward_passes
-    assert p.seconds > 0 and p.views_used <= p.forward_passes
+    assert p.seconds > 0 and p.distinct_views <= p.forward_passes

@@ -1,4 +1,4 @@
-"""The README's examples are executed, so they cannot rot.
+"""The examples of the README and of every docs/ page it links to are executed, so they cannot rot.
 
 ```console blocks: each `$ command` line is run in a shell from the repository root (with
 the virtual environment's bin on PATH) and must exit 0 and print exactly the lines that follow
@@ -16,8 +16,15 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+PAGES = ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))
 README = (ROOT / "README.md").read_text()
-BLOCKS = re.findall(r"```(console|python)\n(.*?)```", README, re.S)
+# (page, kind, body) of every example block
+EXAMPLES = [
+    (page, kind, body)
+    for page in PAGES
+    for kind, body in re.findall(r"```(console|python)\n(.*?)```", (ROOT / page).read_text(), re.S)
+]
+BLOCKS = [(kind, body) for _, kind, body in EXAMPLES]
 
 
 def console_examples():
@@ -48,11 +55,30 @@ def test_console_example(cmd, expected, tmp_path):
         assert got == expected
 
 
-def test_python_examples():
-    code = "\n".join(body for kind, body in BLOCKS if kind == "python")
+@pytest.mark.parametrize("page", [p for p in PAGES if any(q == p and k == "python" for q, k, _ in EXAMPLES)])
+def test_python_examples(page):
+    """Each page's python blocks run as one doctest, in order, in a namespace of their own."""
+    code = "\n".join(body for q, kind, body in EXAMPLES if q == page and kind == "python")
     assert ">>>" in code
     parser = doctest.DocTestParser()
-    test = parser.get_doctest(code, {}, "README", "README.md", 0)
+    test = parser.get_doctest(code, {}, page, page, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0
+
+
+def test_the_readme_is_the_front_door():
+    """At most 350 lines; it opens with the set-up, test and main-job commands; every docs/ page
+    and every local link it names exists."""
+    lines = README.splitlines()
+    assert len(lines) <= 350, f"README.md has {len(lines)} lines (at most 350: the rest goes to docs/)"
+    head = "\n".join(lines[:20])
+    assert "bash scripts/setup.sh" in head and "python -m pytest" in head and "sketchpad solve" in head
+    for page in PAGES:
+        text = (ROOT / page).read_text()
+        for target in re.findall(r"\]\(([^)\s#]+)(?:#[^)]*)?\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            assert (ROOT / page).parent.joinpath(target).exists(), f"{page} links to {target}, which does not exist"
+    linked = set(re.findall(r"\]\(docs/([\w.-]+\.md)", README))
+    assert {p.name for p in (ROOT / "docs").glob("*.md")} <= linked, "a docs/ page the README does not link to"

@@ -36,6 +36,7 @@ def exports(tmp_path_factory):
     from sketchpad.model import backbone
     from sketchpad.model import tokenizer as T
     from sketchpad.model.adapter import ADAPTER_DIR, BASE_DIR, new_adapter
+    from sketchpad.model.adapter_config import AdapterConfig
 
     def qwen3(vocab):
         return Qwen3Config(
@@ -59,7 +60,7 @@ def exports(tmp_path_factory):
         hf = T.build_char_tokenizer(steps)
         base = backbone.build_base(config(len(hf)), seed=5)
         backbone.save_base(base, hf, d / BASE_DIR)
-        model = new_adapter(base, rank=4, seed=5)
+        model = new_adapter(base, AdapterConfig(rank=4), seed=5)
         with torch.no_grad():
             for pname, p in model.named_parameters():
                 if "lora_B" in pname:

@@ -287,7 +287,7 @@ def test_progress_streams_as_server_sent_events(tmp_path):
         result = events[-1][1]
         assert result["result"] == str(a // b) and result["batches"] >= batches[-1]
         p = [d for e, d in events if e == "progress"][-1]
-        assert {"forward_passes", "views_used", "seconds", "budget", "percent", "expected_batches"} <= set(p)
+        assert {"forward_passes", "distinct_views", "seconds", "budget", "percent", "expected_batches"} <= set(p)
         # The percentage: batches over the estimate made at admission, never 100 before the answer.
         percents = [d["percent"] for e, d in events if e == "progress" and not d["queued"]]
         assert percents == sorted(percents) and all(0 <= x <= 99 for x in percents)

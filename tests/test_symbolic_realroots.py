@@ -66,7 +66,7 @@ def test_wilkinson_20():
     assert [r.approx_text.split(".")[0] for r in s.real_roots] == [str(k) for k in range(1, 21)]
 
 
-@pytest.mark.slow  # the isolation alone (ten pairs of close roots, 26-digit coefficients) takes minutes
+@pytest.mark.nightly  # the isolation alone (ten pairs of close roots, 26-digit coefficients) takes minutes
 @pytest.mark.parametrize("digits", [12, 50])
 def test_wilkinson_20_perturbed(digits):
     """Wilkinson's experiment: x^19's coefficient -210 moved by 2^-23; ten roots stay real."""
@@ -89,7 +89,7 @@ def test_x_to_the_n_minus_2(n, digits):
     assert len(s.real_roots) == (2 if n % 2 == 0 else 1)
 
 
-@pytest.mark.slow
+@pytest.mark.nightly
 @pytest.mark.parametrize("n", range(1, 31))
 def test_x_to_the_n_minus_2_all(n):
     solved([1] + [0] * (n - 1) + [-2], 50)
@@ -101,7 +101,7 @@ def test_corpus_real_roots_sample(entry):
     solved([int(c) for c in entry["coefficients"]], 50)
 
 
-@pytest.mark.slow
+@pytest.mark.nightly
 @pytest.mark.parametrize("entry", CORPUS, ids=[f"{i}" for i in range(len(CORPUS))])
 def test_corpus_real_roots_all(entry):
     solved([int(c) for c in entry["coefficients"]], 50)
@@ -116,7 +116,7 @@ def test_random_polynomials(cs):
     solved(cs, 30)
 
 
-@pytest.mark.slow
+@pytest.mark.nightly
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(polys)
 def test_random_polynomials_200(cs):

@@ -1,5 +1,5 @@
 """The package as a user installs it: a wheel built from this checkout, installed into a fresh
-virtual environment, run from outside the checkout.  `sketchpad solve`, `sketchpad bench` on one
+virtual environment without extras, run from outside the checkout.  `sketchpad solve`, `sketchpad bench` on one
 problem and `sketchpad serve` (the page and its files fetched) work, and site-packages gains one
 package, `sketchpad`, with no top-level `certify` or `export`, and no `derive` (the generators)."""
 
@@ -178,3 +178,16 @@ def test_serve_from_the_wheel(installed):
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+def test_the_wheel_installs_without_the_train_extra(installed):
+    """The light install: none of the [train] packages come with the wheel, and what needs
+    them says which extra to install (one line, exit 4)."""
+    site = Path(_site(installed))
+    for name in ("torch", "transformers", "peft", "onnx", "onnxscript"):
+        assert not (site / name).exists(), name
+    r = _run(installed, "train", "--out", str(installed["cwd"] / "m"))
+    assert r.returncode == 4, (r.returncode, r.stderr)
+    assert r.stderr.strip().count("\n") == 0 and "pip install 'sketchpad[train]'" in r.stderr
+    r = _run(installed, "solve", "2+2", "--backend", "torch")
+    assert r.returncode == 4 and "[train]" in r.stderr

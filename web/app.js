@@ -106,6 +106,7 @@ function clearResult() {
   $('download-png').disabled = true;
   $('copy-status').textContent = '';
   sheetView.clear();
+  setCounters({});  // a bad input shows no counters of the solve before it
 }
 
 function showAnswer(value, { sheet = true } = {}) {
@@ -357,7 +358,7 @@ async function onSolve(ev) {
     document.body.dataset.progressPercent = '100';
     document.body.dataset.modelMs = String(Math.round(r.stepperMs));
     showAnswer(r.value);
-    setCounters({ forwardPasses: r.forwardPasses, viewsPresented: r.viewsPresented, batches: r.batches, views: r.viewsUsed, modelMs: r.stepperMs, ms: performance.now() - t0 });
+    setCounters({ forwardPasses: r.forwardPasses, viewsPresented: r.viewsPresented, batches: r.batches, views: r.distinctViews, modelMs: r.stepperMs, ms: performance.now() - t0 });
     sheetView.show(r.sheet);
     sheetView.scrollToEnd();
     $('view-line').textContent = `done: ${r.batches} batches, ${r.forwardPasses} forward passes, ${r.viewsPresented} views presented`;
@@ -413,14 +414,14 @@ async function solveRemotely(expr) {
     $('view-line').textContent = p.queued
       ? `waiting for a free slot on the server · ${(p.seconds).toFixed(1)} s of the ${b.seconds} s budget`
       : `on ${who}: batch ${p.batches.toLocaleString('en-US')}${estimate} · ${p.forward_passes.toLocaleString('en-US')} forward passes · `
-        + `${p.views_used.toLocaleString('en-US')} distinct views · ${p.seconds.toFixed(1)} s `
-        + `(budget: ${Math.round(100 * Math.max(b.seconds_used, b.forward_passes_used))}% used)`;
-    setCounters({ forwardPasses: p.forward_passes, viewsPresented: p.views_presented ?? 0, batches: p.batches, views: p.views_used, modelMs: 0, ms: performance.now() - t0 });
+        + `${p.distinct_views.toLocaleString('en-US')} distinct views · ${p.seconds.toFixed(1)} s `
+        + `(budget: ${Math.round(100 * b.share_used)}% used)`;
+    setCounters({ forwardPasses: p.forward_passes, viewsPresented: p.views_presented ?? 0, batches: p.batches, views: p.distinct_views, modelMs: 0, ms: performance.now() - t0 });
   };
   try {
     const r = await solveOnServer(expr, { parallel: !$('sequential').checked, onProgress });
     showAnswer(r.result, { sheet: false });
-    setCounters({ forwardPasses: r.forward_passes, viewsPresented: r.views_presented ?? 0, batches: r.batches, views: r.views_used, modelMs: r.stepper_seconds * 1000, ms: performance.now() - t0 });
+    setCounters({ forwardPasses: r.forward_passes, viewsPresented: r.views_presented ?? 0, batches: r.batches, views: r.distinct_views, modelMs: r.stepper_seconds * 1000, ms: performance.now() - t0 });
     $('view-line').textContent = `done on ${who}: ${r.batches.toLocaleString('en-US')} batches, `
       + `${r.forward_passes.toLocaleString('en-US')} forward passes (the sheet is drawn only when the page solves)`;
     setState('done');

@@ -33,7 +33,7 @@ function heapBytes() {
 }
 
 /** onProgress for certifyInPage: the bar, and a line with the last batch's time, the memory and an ETA. */
-function progressLine(model) {
+function progressLine(model, views) {
   let t0 = null;
   let from = 0;
   let resumed = 0;
@@ -48,12 +48,17 @@ function progressLine(model) {
     const rate = (performance.now() - t0) / Math.max(1, done - from);
     const left = done < total && done - from >= 1 ? ` · about ${duration(rate * (total - done))} left` : '';
     document.body.dataset.batchMs = String(Math.round(info.batchMs || 0));
-    $('cert-result').textContent = `Checking views with ${model.provider}: ${fmt(done)}/${fmt(total)} `
-      + `(${Math.floor((100 * done) / total)}%)`
+    // Counted in views of V (1,436, as everywhere), per batch composition: the suite runs all of
+    // V once per composition, so `total` is a multiple of it.
+    const runs = Math.max(1, Math.round(total / views));
+    const run = Math.min(runs, Math.floor(done / views) + 1);
+    $('cert-result').textContent = `Checking views with ${model.provider}: ${fmt(Math.min(views, done - (run - 1) * views))}/${fmt(views)}`
+      + (runs > 1 ? ` (batch composition ${run} of ${runs})` : '') + ` (${Math.floor((100 * done) / total)}% of the suite)`
       + (info.batchViews ? ` · last batch ${fmt(info.batchViews)} view${info.batchViews > 1 ? 's' : ''} in ${duration(info.batchMs)}` : '')
       + left
       + (heap ? ` · JS heap ${fmt(Math.round(heap / 1e6))} MB` : '')
       + (resumed ? ` · resumed with ${fmt(resumed)} kept from an earlier visit` : '');
+    document.body.dataset.certProgress = $('cert-result').textContent;  // the last progress line (tests)
   };
 }
 
@@ -169,7 +174,7 @@ export async function runSuite({ model, rows, force, after }) {
   $('cert-upload').textContent = '';
   $('cert-result').className = 'cert-result';
   document.body.dataset.certState = 'running';
-  const onProgress = progressLine(model);
+  const onProgress = progressLine(model, rows.length);
   try {
     const t0 = performance.now();
     let status;

@@ -2,11 +2,11 @@
 // events (fetch + a stream reader: EventSource cannot POST).
 //
 //   const r = await solveOnServer('12345 * 678', { parallel: true, onProgress: (p) => ... });
-//   r.result, r.forward_passes, r.batches, r.views_used, r.seconds, r.stepper_seconds, r.stepper, r.digits
+//   r.result, r.forward_passes, r.batches, r.distinct_views, r.seconds, r.stepper_seconds, r.stepper, r.digits
 //
-// Events: `accepted` {budget, stepper}, `progress` {batches, forward_passes, views_used, seconds,
+// Events: `accepted` {budget, stepper}, `progress` {batches, forward_passes, distinct_views, seconds,
 // queued, expected_batches, percent (batches over that estimate, at most 99), budget: {seconds,
-// forward_passes, seconds_used, forward_passes_used}} (every ~0.25 s),
+// forward_passes, seconds_used (s), forward_passes_used, share_used (0..1)}} (every ~0.25 s),
 // then `result` (what POST /api/solve answers) or `error` {error, status, retry_after}.  A request
 // the server refuses before the stream starts (bad input 400, busy 503) is thrown likewise.
 

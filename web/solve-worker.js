@@ -141,7 +141,7 @@ async function run({ expr, parallel, limits, animate, own }) {
   };
   try {
     const r = await solve(expr, own && model ? ownStepper : stepper, { parallel, limits, onProgress });
-    finish(r.sheet, { type: 'done', value: r.value, counters: { ...counters(r), views: r.viewsUsed }, fallbacks: r.fallbacks });
+    finish(r.sheet, { type: 'done', value: r.value, counters: { ...counters(r), views: r.distinctViews }, fallbacks: r.fallbacks });
   } catch (e) {
     finish(e?.sheet ?? null, { type: 'error', name: e?.name || 'Error', message: e?.message || String(e),
       counters: e?.counters ? counters(e.counters) : null });

@@ -6,7 +6,7 @@
 //   r.forwardPasses  // forward rows the stepper computed (each distinct view of a batch once)
 //   r.viewsPresented // views the runtime presented (a view presented twice in a batch counts twice)
 //   r.batches        // stepper calls (sequential depth)
-//   r.viewsUsed      // distinct views of the whole solve
+//   r.distinctViews      // distinct views of the whole solve
 //   r.sheet          // the Worksheet (blocks of rows of cells, see sheet.js)
 //
 // The stepper is `async (views) => steps`: views are [op, a, b, c] arrays of symbols and steps
@@ -91,7 +91,7 @@ export async function solve(expr, stepper, { onBatch = null, onProgress = null, 
   }
   const c = run.counters;
   return {
-    value, forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, viewsUsed: c.views.size,
+    value, forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches, distinctViews: c.views.size,
     fallbacks: c.fallbacks,
     ms: performance.now() - t0, stepperMs: c.stepperMs, sheet, views: c.views, lastWhere: run.lastWhere,
   };

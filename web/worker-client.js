@@ -4,7 +4,7 @@
 //
 //   const own = await loadWorkerModel({ modelUrl, provider, threads }, pageModel);
 //   const r = await solveInWorker(expr, stepper, { parallel, limits, animate, onBatch, own });
-//   r.value, r.forwardPasses, r.viewsPresented, r.batches, r.viewsUsed, r.stepperMs, r.sheet
+//   r.value, r.forwardPasses, r.viewsPresented, r.batches, r.distinctViews, r.stepperMs, r.sheet
 //
 // onBatch(sheet, counters, highlight, text) is awaited after the worker's batch messages (every
 // batch when animating, at most every 50 ms otherwise); highlight is null or {light, strong}:
@@ -143,7 +143,7 @@ export async function solveInWorker(expr, stepper, { parallel = true, limits = {
           sheet.apply(m.delta);
           const c = m.counters;
           resolve({ value: m.value, forwardPasses: c.forwardPasses, viewsPresented: c.viewsPresented, batches: c.batches,
-            viewsUsed: c.views, stepperMs: c.stepperMs, fallbacks: m.fallbacks, ms: performance.now() - t0, sheet });
+            distinctViews: c.views, stepperMs: c.stepperMs, fallbacks: m.fallbacks, ms: performance.now() - t0, sheet });
         } else if (m.type === 'error') {
           sheet.apply(m.delta);
           const err = Object.assign(new Error(m.message), { name: m.name });

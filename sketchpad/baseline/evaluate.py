@@ -9,12 +9,15 @@ predicted integer equals Python's.
 from __future__ import annotations
 
 import json
+import platform
 import time
 from collections import defaultdict
 from pathlib import Path
 
 from tqdm import tqdm
 
+from ..digest import sha256_file
+from ..model.environment import machine
 from . import data
 
 OP_NAMES = {"+": "add", "*": "mul"}
@@ -226,14 +229,11 @@ def plot(result: dict, path: Path) -> Path:
 
 
 def environment() -> dict:
-    import os
-    import platform
-
     import torch
     import transformers
 
     return {
-        "machine": f"{platform.machine()} CPU, {os.cpu_count()} cores",
+        "machine": machine(),
         "python": platform.python_version(),
         "torch": torch.__version__,
         "transformers": transformers.__version__,
@@ -306,12 +306,10 @@ def evaluate(
 
 
 def _meta_sha256():
-    import hashlib
-
     from ..model import DEFAULT_MODEL_DIR
 
     p = DEFAULT_MODEL_DIR / "meta.json"
-    return hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else None
+    return sha256_file(p) if p.is_file() else None
 
 
 def write_outputs(result: dict, json_path: Path, md_path: Path, png_path: Path) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..extras import require_train
+
 
 def register(sub):
     p = sub.add_parser("baseline", help="train / evaluate the no-sheet baseline against Sketchpad")
@@ -52,6 +54,7 @@ def _positive(name, v):
 
 
 def run_train(args) -> int:
+    require_train("`sketchpad baseline train`")
     import json
 
     from ..baseline import DEFAULT_BASELINE_DIR
@@ -82,6 +85,7 @@ def run_train(args) -> int:
 
 
 def run_evaluate(args) -> int:
+    require_train("`sketchpad baseline evaluate`")
     import json
 
     from ..baseline import DEFAULT_BASELINE_DIR

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..certify.certified import certify_and_cache, write
 from ..errors import InputError
+from ..model.loading import load_stepper, resolve_model_dir
 
 
 def register(sub):
@@ -22,8 +24,9 @@ def register(sub):
     p.add_argument(
         "--out",
         metavar="CERT.json",
-        help="also write the certificate here (it always goes to this device's certificate "
-        "cache when it holds, where solve, poly, bench and serve look for it)",
+        help="write the certificate here too.  With --backend onnx or torch it also goes to this device's "
+        "certificate cache when it holds (where solve, poly, bench and serve look for it); a --backend "
+        "browser certificate is never cached (it is the browser's, not this Python's): only --out keeps it",
     )
     p.add_argument(
         "--batch-sizes",
@@ -54,15 +57,6 @@ def _batch_sizes(text):
     return sizes
 
 
-def _write(cert: dict, out: Path) -> Path:
-    from .. import strictjson
-
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(strictjson.dumps(cert, indent=1) + "\n")
-    return out
-
-
 def verify(args) -> int:
     """A certificate file is a claim: "claim: consistent" or "claim: inconsistent (reason)";
     with --rerun this device's own run says "proof: ...".  Exit 0 only when the claim is
@@ -91,25 +85,18 @@ def run(args) -> int:
     if args.verify:
         return verify(args)
     sizes = _batch_sizes(args.batch_sizes)
-    from ..model.loading import resolve_model_dir
-
     model_dir = resolve_model_dir(args.model)
     if args.backend == "browser":
         return _browser(args, model_dir, sizes)
-    from ..certify import cache, policy
-    from ..certify.run import certify
-    from ..model.loading import load_stepper
+    return certify_model(model_dir, args.backend, args.gate, sizes, args.out)
 
-    stepper = load_stepper(model_dir, args.backend, args.gate)
-    cert = certify(
-        stepper, batch_sizes=sizes, seed=None if sizes else cache.suite_seed(), resume=True, announce=_stderr
-    )
-    verdict = policy.check(cert, policy.expect_from(stepper))
-    where = [str(_write(cert, args.out))] if args.out else []
-    if verdict.ok and not sizes:  # the device's own suite, in its own compositions: proof here
-        stored = cache.store(policy.expect_from(stepper), cert)
-        where += [str(stored)] if stored else []
-    return report(cert, verdict, where)
+
+def certify_model(model_dir, backend, gate: float = 1.0, batch_sizes=None, out=None) -> int:
+    """Certify the model in `model_dir` here (cached when it holds), report; `certify` and
+    `train` both end here."""
+    stepper = load_stepper(model_dir, backend, gate)
+    cert, verdict, where = certify_and_cache(stepper, batch_sizes, out, resume=True, announce=_stderr)
+    return report(cert, verdict, [str(p) for p in where])
 
 
 def _browser(args, model_dir: Path, sizes) -> int:
@@ -131,7 +118,7 @@ def _browser(args, model_dir: Path, sizes) -> int:
     with page_server(served) as url:
         cert = certify_in_browser(url, variant=name)
     verdict = policy.check(cert, expect)
-    return report(cert, verdict, [str(_write(cert, args.out))] if args.out else [])
+    return report(cert, verdict, [str(write(cert, args.out))] if args.out else [])
 
 
 SHOW_FAILURES = 10  # failing views printed; all of them are in the certificate

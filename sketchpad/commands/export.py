@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError
+from ..extras import TRAIN, require_train
 
 
 def register(sub):
@@ -46,6 +47,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    require_train("`sketchpad export`", TRAIN)
     import json
 
     from ..model import DEFAULT_MODEL_DIR

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
-from ..errors import InputError
+import argparse
+import os
+import socket
+from dataclasses import fields
+from pathlib import Path
+
+from ..errors import InputError, SketchpadError
+from ..server.service import Capacity
+
+
+class CannotListen(SketchpadError):
+    """The address is taken or not ours to listen on: said before anything loads (exit 5)."""
+
+    exit_code = 5
+
 
 CAPACITY_HELP = """\
 how the server shares its model between clients:
@@ -14,15 +28,28 @@ how the server shares its model between clients:
   --max-forward-passes forward passes (over it: 422), and --max-request-memory megabytes by
   the estimate of sketchpad/estimate.py (over it: 422 before it runs).  Request bodies are limited to 8 MB,
   counted as they arrive.  GET /api/health shows the queue's figures.
+
+exit codes: 0 stopped (Ctrl-C), 1 the model has no certificate that holds here, 2 bad options,
+  4 the [train] extra is missing (--backend torch), 5 the address cannot be listened on (the
+  port is taken, or not this user's to open): checked before the model loads, one line.
 """
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port now, so that a busy port is one line and exit 5 before the
+    model loads and before "ready" is printed (uvicorn serves on this very socket)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family = infos[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as e:
+        why = e.strerror or str(e)
+        raise CannotListen(
+            f"cannot listen on {host}:{port}: {why} (is another server there? --port picks another)"
+        ) from None
+
+
 def register(sub):
-    import argparse
-
-    from ..server.service import Capacity
-
-    d = Capacity()
     p = sub.add_parser(
         "serve",
         help="serve the web page and the JSON API",
@@ -55,49 +82,15 @@ def register(sub):
     )
     p.add_argument("--allow-uncertified", action="store_true")
     p.add_argument("--max-digits", type=int, default=None, help="size limit for any number")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=d.workers,
-        metavar="N",
-        help=f"solves in progress at once, their batches merged into shared model calls (default {d.workers})",
-    )
-    p.add_argument(
-        "--queue",
-        type=int,
-        default=d.queue,
-        metavar="N",
-        help=f"requests that may wait for a free slot; more are refused with 503 (default {d.queue})",
-    )
-    p.add_argument(
-        "--timeout",
-        type=float,
-        default=d.seconds,
-        metavar="SECONDS",
-        help=f"time budget of one request, queue wait included (default {d.seconds:g})",
-    )
-    p.add_argument(
-        "--max-forward-passes",
-        type=int,
-        default=d.forward_passes,
-        metavar="N",
-        help=f"forward-pass budget of one request (default {d.forward_passes:,})",
-    )
-    p.add_argument(
-        "--max-request-memory",
-        type=int,
-        default=d.memory_mb,
-        metavar="MB",
-        help=f"memory budget of one request: a problem whose estimate is over it is refused with 422 before it "
-        f"runs (default {d.memory_mb:,})",
-    )
-    p.add_argument(
-        "--max-batch-rows",
-        type=int,
-        default=d.max_rows,
-        metavar="N",
-        help=f"most views in one model call (default {d.max_rows:,})",
-    )
+    for f in fields(Capacity):  # one flag per Capacity field, with its default (server/service.py)
+        p.add_argument(
+            f.metadata["flag"],
+            dest=f.name,
+            type=float if f.type in ("float", float) else int,
+            default=f.default,
+            metavar=f.metadata["metavar"],
+            help=f"{f.metadata['help']} (default {f.default:,g})",
+        )
     p.add_argument(
         "--allowed-host",
         action="append",
@@ -110,23 +103,14 @@ def register(sub):
 
 
 def run(args) -> int:
-    import os
-
-    import uvicorn
+    import uvicorn  # the server's own parts (uvicorn, FastAPI, SQLAlchemy) load only for `serve`
 
     from ..server import Settings, create_app
-    from ..server.service import Capacity
+    from ..server.database import ENV, database_url
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port must be between 1 and 65535, got {args.port}")
-    capacity = Capacity(
-        workers=args.workers,
-        queue=args.queue,
-        seconds=args.timeout,
-        forward_passes=args.max_forward_passes,
-        max_rows=args.max_batch_rows,
-        memory_mb=args.max_request_memory,
-    ).check()
+    capacity = Capacity(**{f.name: getattr(args, f.name) for f in fields(Capacity)}).check()
     s = Settings(
         stepper=args.stepper,
         backend=args.backend,
@@ -135,23 +119,21 @@ def run(args) -> int:
         capacity=capacity,
         allowed_hosts=(*args.allowed_host, args.host),
     )
-    from ..server.database import ENV, database_url
-
     db = args.db or os.environ.get(ENV)
     if db:
         database_url(db)  # a clear error now for a URL the registry cannot use
         s.db_path = db
     if args.model:
-        from pathlib import Path
-
         s.model_dir = Path(args.model)
     s.extra["ready_message"] = (
         f"Sketchpad ready on http://{args.host}:{args.port}/  (API docs at /docs; "
         f"{capacity.workers} solves at once, {capacity.queue} queued; Ctrl-C stops)"
     )
-    app = create_app(s)
-    store = app.state.store
-    print(f"Sketchpad: certificates in {store.where} ({store.engine_name})", flush=True)
-    print("Sketchpad: loading and certifying the model ...", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    sock = listen(args.host, args.port)
+    with sock:
+        app = create_app(s)
+        store = app.state.store
+        print(f"Sketchpad: certificates in {store.where} ({store.engine_name})", flush=True)
+        print("Sketchpad: loading and certifying the model ...", flush=True)
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     return 0

@@ -33,7 +33,12 @@ def register(sub):
         "--sequential", action="store_true", help="one view per forward pass (default: carry-select parallel batches)"
     )
     p.add_argument("--json", action="store_true", help="print result and counters as JSON")
-    p.add_argument("--sheet", metavar="OUT.png", help="draw the final sheet to a PNG file")
+    p.add_argument(
+        "--sheet",
+        metavar="OUT.png",
+        help="draw the whole sheet to a PNG file (a sheet over 60 million pixels keeps every block's operands "
+        "and results and the last rows that fit, and says on stderr what it left out)",
+    )
     p.add_argument("--trace", action="store_true", help="print every view and step")
     p.add_argument("--max-digits", type=int, default=None, help="size limit for any number (default 20,000)")
     # An expression may start with '-' ("-7//2", "-sqrt(4)"): argparse takes only a plain
@@ -44,8 +49,8 @@ def register(sub):
 
 
 def run(args) -> int:
+    from ..api import solve
     from ..expr import ExprError, Limits, caret_lines, parse
-    from ..solve import solve
 
     expr = (sys.stdin.read() if args.expr == "-" else args.expr).strip()
     if args.max_digits is not None:
@@ -69,11 +74,13 @@ def run(args) -> int:
         from ..render import render_png
 
         try:
-            render_png(sol.worksheet, args.sheet, highlight=sol.last_where)
+            left_out = render_png(sol.worksheet, args.sheet, highlight=sol.last_where)
         except (OSError, ValueError) as e:
             raise InputError(
                 f"cannot write the sheet to {args.sheet!r}: {e.strerror if isinstance(e, OSError) else e}"
             ) from None
+        if left_out:
+            print(f"sketchpad: --sheet {args.sheet}: {left_out}", file=sys.stderr)
     if args.json:
         print(json.dumps(sol.as_dict()))
     else:

@@ -7,7 +7,10 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from ..extras import require_train
 from ..model import DEFAULT_BASE_STEPS, DEFAULT_MAX_STEPS
+from ..model.adapter_config import AdapterConfig
+from .certify import certify_model
 
 
 def register(sub):
@@ -35,7 +38,7 @@ def register(sub):
     p.add_argument(
         "--stop-margin", type=float, default=None, help="stop when all views pass with at least this margin (default 5)"
     )
-    p.add_argument("--rank", type=int, default=8, help="LoRA rank")
+    p.add_argument("--rank", type=int, default=AdapterConfig.rank, help=f"LoRA rank (default {AdapterConfig.rank})")
     p.add_argument("--lr", type=float, default=1e-2, help="adapter learning rate")
     p.add_argument("--subset", type=int, default=None, help="train on the first N views only (tests)")
     p.add_argument("--no-certify", action="store_true", help="skip the certification at the end")
@@ -50,11 +53,14 @@ def register(sub):
 
 
 def run(args) -> int:
+    require_train("`sketchpad train`")
     from ..model import train
 
     out = Path(args.out)
     if args.base and not (Path(args.base) / "config.json").is_file():
         raise InputError(f"--base {args.base}: not a Hugging Face checkpoint directory (no config.json)")
+    if args.rank < 1:
+        raise InputError("--rank must be positive")
     if args.subset is not None and args.subset < 1:
         raise InputError("--subset must be positive")
     if args.threads is not None:
@@ -74,7 +80,7 @@ def run(args) -> int:
     info = train.train_adapter(
         out,
         base_dir=args.base,
-        rank=args.rank,
+        adapter=AdapterConfig(rank=args.rank),
         lr=args.lr,
         max_steps=args.max_steps,
         stop_margin=args.stop_margin if args.stop_margin is not None else train.DEFAULT_STOP_MARGIN,
@@ -90,18 +96,4 @@ def run(args) -> int:
     print(f"trained in {time.perf_counter() - t0:.1f} s; wrote {out}")
     if args.no_certify:
         return 0
-    import argparse
-
-    from .certify import run as certify_run
-
-    return certify_run(
-        argparse.Namespace(
-            verify=None,
-            model=str(out),
-            backend="torch",
-            gate=1.0,
-            out=str(out / "certificates" / "torch.json"),
-            batch_sizes=None,
-            rerun=False,
-        )
-    )
+    return certify_model(out, "torch", out=out / "certificates" / "torch.json")

@@ -12,36 +12,24 @@ from pathlib import Path
 
 import torch
 
+from .adapter_config import AdapterConfig
 from .gate import AdapterGate
 from .tokenizer import ViewTokenizer
 
 ADAPTER_DIR = "adapter"
 BASE_DIR = "base"
-DEFAULT_TARGETS = (
-    "in_proj_qkv",
-    "out_proj",
-    "q_proj",
-    "k_proj",
-    "v_proj",
-    "o_proj",
-    "gate_proj",
-    "up_proj",
-    "down_proj",
-    "lm_head",
-)
 
 
-def new_adapter(base, rank: int = 8, alpha: float = 16.0, targets=DEFAULT_TARGETS, seed: int = 0):
+def new_adapter(base, config: AdapterConfig = AdapterConfig(), seed: int = 0):
     """peft-wrap `base` with a fresh LoRA adapter (lora_B = 0, so it starts equal to the base)."""
-    from peft import LoraConfig, get_peft_model
+    from peft import get_peft_model
 
     torch.manual_seed(seed)
     names = {n.rsplit(".", 1)[-1] for n, _ in base.named_modules()}
-    present = [t for t in targets if t in names]
+    present = [t for t in config.targets if t in names]
     if not present:
-        raise ValueError(f"none of the LoRA targets {targets} exist in this base model")
-    cfg = LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=0.0, target_modules=present, bias="none")
-    return get_peft_model(base, cfg)
+        raise ValueError(f"none of the LoRA targets {config.targets} exist in this base model")
+    return get_peft_model(base, config.lora_config(present))
 
 
 ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")

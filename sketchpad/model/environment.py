@@ -12,6 +12,7 @@ machine that hides AVX-512 from its guest.
 
 from __future__ import annotations
 
+import os
 import platform
 from pathlib import Path
 
@@ -68,6 +69,11 @@ def cpu_name() -> str:
     """The CPU's model string (/proc/cpuinfo), else what the platform module knows."""
     info = _cpuinfo()
     return info.get("model name") or info.get("Model") or platform.processor() or platform.machine()
+
+
+def machine() -> str:
+    """The one description of this machine that benchmarks and reports print."""
+    return f"{cpu_name()} ({platform.machine()}), {os.cpu_count()} cores, {platform.system()}"
 
 
 def cpu_device() -> dict:

@@ -12,6 +12,7 @@ import importlib
 from pathlib import Path
 
 from ..errors import InputError
+from ..extras import from_import_error, require_train
 from . import DEFAULT_MODEL_DIR
 
 BACKENDS = {"onnx": "sketchpad.model.onnx_stepper", "torch": "sketchpad.model.torch_stepper"}
@@ -41,8 +42,14 @@ def load_stepper(model_dir=None, backend: str | None = None, gate: float = 1.0):
     """The model of `model_dir` as a batched stepper on `backend` (None: the default)."""
     d = resolve_model_dir(model_dir)
     backend = check_backend(backend or default_backend(d))
+    if backend == "torch":
+        require_train(f"the torch backend (model {d})")
     try:
-        module = importlib.import_module(BACKENDS[backend])
+        module = importlib.import_module(BACKENDS[backend])  # only the backend asked for: torch is an extra
+    except ModuleNotFoundError as e:
+        raise from_import_error(e, f"the {backend} backend") or InputError(
+            f"the {backend} backend is not available: {e}"
+        ) from None
     except ImportError as e:
         raise InputError(f"the {backend} backend is not available: {e}") from None
     return module.load(d, gate)

@@ -22,7 +22,8 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from . import DEFAULT_BASE_STEPS, DEFAULT_MAX_STEPS
-from .adapter import ADAPTER_DIR, BASE_DIR, DEFAULT_TARGETS, new_adapter
+from .adapter import ADAPTER_DIR, BASE_DIR, new_adapter
+from .adapter_config import AdapterConfig
 from .backbone import build_base, forward_logits, load_base, save_base, text_logits, tiny_config
 from .tokenizer import ViewTokenizer, add_sketch_tokens, build_char_tokenizer, step_vocabulary
 
@@ -136,9 +137,7 @@ def prepare_base(base_dir: Path, model_dir: Path):
 def train_adapter(
     model_dir: Path,
     base_dir: Path | None = None,
-    rank: int = 8,
-    alpha: float = 16.0,
-    targets=DEFAULT_TARGETS,
+    adapter: AdapterConfig = AdapterConfig(),
     lr: float = 1e-2,
     max_steps: int = DEFAULT_MAX_STEPS,
     stop_margin: float = DEFAULT_STOP_MARGIN,
@@ -156,7 +155,7 @@ def train_adapter(
     entries = V.load()[:subset] if subset else V.load()
     ids = vt.encode([e["view"] for e in entries])
     target = torch.tensor([vt.index(e["step"]) for e in entries], dtype=torch.long)
-    model = new_adapter(base, rank=rank, alpha=alpha, targets=targets, seed=seed)
+    model = new_adapter(base, adapter, seed=seed)
     model.train()
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=lr, weight_decay=0.0)
@@ -181,9 +180,9 @@ def train_adapter(
     model.eval()
     model.save_pretrained(model_dir / ADAPTER_DIR, safe_serialization=True, save_embedding_layers=False)
     return {
-        "rank": rank,
-        "alpha": alpha,
-        "targets": list(targets),
+        "rank": adapter.rank,
+        "alpha": adapter.alpha,
+        "targets": list(adapter.targets),
         "lr": lr,
         "seed": seed,
         "max_steps": max_steps,
@@ -204,7 +203,7 @@ def write_meta(model_dir: Path, base_info: dict | None, adapter_info: dict, base
     import peft
     import transformers
 
-    from .. import __version__
+    from ..version import __version__
     from ..views import file_sha256
 
     meta = {

@@ -51,8 +51,10 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import __version__, strictjson
+from .. import strictjson
 from ..errors import InputError, StepperFault
+from ..steppers import certificate_of
+from ..version import __version__
 from ..web import ROOT as WEB_ROOT
 from .batcher import Refused
 from .docs import add_docs
@@ -209,7 +211,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "version": __version__,
             "stepper": getattr(st, "name", "reference"),
             "backend": getattr(st, "backend", None),
-            "certificate": getattr(st, "certificate", None),
+            "certificate": certificate_of(st),
             "solves": app.state.service.stats(),
             "registry": {"engine": app.state.store.engine_name, "usable": app.state.store.problem is None},
         }

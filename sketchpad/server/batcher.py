@@ -123,7 +123,7 @@ class Ticket:
         return {
             "batches": self.batches,
             "forward_passes": self.forward_passes,
-            "views_used": len(self.views),
+            "distinct_views": len(self.views),
             "seconds": round(now - self.started, 3),
             "queued": self.solving_since is None,
             # Batches done over the estimate, held below 100 until the answer is there: the
@@ -135,8 +135,12 @@ class Ticket:
             "budget": {
                 "seconds": self.seconds,
                 "forward_passes": self.max_forward_passes,
-                "seconds_used": round(min(1.0, (now - self.started) / self.seconds), 4),
-                "forward_passes_used": round(self.forward_passes / self.max_forward_passes, 4),
+                "seconds_used": round(now - self.started, 3),  # in seconds, as "seconds" is
+                "forward_passes_used": self.forward_passes,
+                # the larger of the two shares, 0..1: how close the request is to being stopped
+                "share_used": round(
+                    min(1.0, max((now - self.started) / self.seconds, self.forward_passes / self.max_forward_passes)), 4
+                ),
             },
         }
 

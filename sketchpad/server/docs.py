@@ -25,7 +25,48 @@ from fastapi.responses import HTMLResponse
 SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui.css")
 
 
+ERROR_SCHEMA = {
+    "title": "Error",
+    "type": "object",
+    "description": "Every error answer of this server: one line in `error`; some add fields (retry_after, "
+    "estimated_views, detail, ...).",
+    "properties": {"error": {"type": "string", "description": "what went wrong, in one line"}},
+    "required": ["error"],
+    "additionalProperties": True,
+}
+
+
+def error_shape(schema: dict) -> dict:
+    """The OpenAPI schema with every 4xx/5xx answer as {"error": ...}, the shape the server
+    really answers with (app.py's handlers, guard.py), instead of FastAPI's `detail`; the
+    422 every route can give is listed with it, as 400 (a body that is not JSON) is."""
+    comps = schema.setdefault("components", {}).setdefault("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        comps.pop(name, None)
+    comps["Error"] = ERROR_SCHEMA
+    ref = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for ops in schema.get("paths", {}).values():
+        for op in ops.values():
+            responses = op.setdefault("responses", {})
+            if "requestBody" in op:
+                responses.setdefault("400", {"description": "the body is not JSON (malformed, or NaN/Infinity)"})
+            for code, answer in responses.items():
+                if code[0] in "45":
+                    answer["content"] = ref
+                    if code == "422" and answer.get("description") == "Validation Error":
+                        answer["description"] = "the request does not have the fields and types this route takes"
+    return schema
+
+
 def add_docs(app: FastAPI, swagger_dir: Path) -> None:
+    original = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is None:
+            app.openapi_schema = error_shape(original())
+        return app.openapi_schema
+
+    app.openapi = openapi
     from fastapi.openapi.docs import get_swagger_ui_html
     from fastapi.staticfiles import StaticFiles
 

@@ -10,10 +10,11 @@
   without Content-Length is held to the same limit as one that declares its length (413).
 - Time: the whole body must arrive within `read_seconds` (408), so a client that trickles a
   body cannot hold a connection and a buffer for ever.
-- Strict JSON: a JSON body (application/json, */*+json, or no content type) that holds NaN,
-  Infinity, -Infinity or a number that overflows to them is refused with 400 and the project's
-  error shape {"error": ...}.  They are not JSON, Python's json module would read them, and
-  FastAPI's own 422 could not even write them back.  Malformed JSON is left to FastAPI (422).
+- Strict JSON: a JSON body (application/json, */*+json, or no content type) that is not JSON
+  (malformed, not UTF-8) or holds NaN, Infinity, -Infinity or a number that overflows to them
+  is refused with 400 and the project's error shape {"error": ...}: one rule for every body
+  that is not JSON (Python's json module would read NaN, and FastAPI's own 422 could not even
+  write it back).  JSON of the wrong shape is the routes' 422.
 
 The body is read once here and replayed to the application; later receive() calls (e.g. a
 route waiting for the client to disconnect) go to the server as usual.
@@ -155,16 +156,17 @@ class RequestGuard:
 
 
 def _non_finite(body: bytes) -> str | None:
-    """Why the body is JSON only with NaN/Infinity allowed (a message), else None.  Malformed
-    JSON and non-UTF-8 bodies are not this check's business (FastAPI answers them with 422)."""
+    """Why the body is not strict JSON (a message), else None.  One rule: a body that is not
+    JSON (malformed, not UTF-8, or NaN/Infinity) is 400 here; JSON of the wrong shape is the
+    routes' 422."""
     try:
         strictjson.loads(body)
         return None
-    except json.JSONDecodeError:
-        return None
     except RecursionError:
         return "nested too deeply"
+    except UnicodeDecodeError:
+        return "not UTF-8"
+    except json.JSONDecodeError as e:
+        return f"{e.msg} at line {e.lineno} column {e.colno}"
     except ValueError as e:
-        if isinstance(e, UnicodeDecodeError):
-            return None
         return str(e)

@@ -18,30 +18,58 @@ import asyncio
 import collections
 import concurrent.futures
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
+from ..errors import InputError
+from ..solve import solve
+from ..steppers import certificate_of
 from .batcher import Batcher, Busy, OverTime, Ticket, TicketStepper, retry_after
+
+
+def _flag(flag: str, metavar: str, help: str) -> dict:
+    """What `sketchpad serve` offers for a Capacity field (its flags are generated from them)."""
+    return {"flag": flag, "metavar": metavar, "help": help}
 
 
 @dataclass
 class Capacity:
-    workers: int = 64  # solves in progress at once (their batches are merged)
-    queue: int = 128  # requests that may wait for a slot; more are refused (503)
-    seconds: float = 120.0  # time budget per request, queue wait included
-    forward_passes: int = 5_000_000  # forward-pass budget per request
-    max_rows: int = 512  # rows per model call (a bigger batch is served in slices)
-    memory_mb: int = 1024  # memory budget per request, by sketchpad/estimate.py before it runs
+    """How the server shares its model: one home for each figure, its default and its
+    `sketchpad serve` flag (sketchpad/commands/serve.py generates the flags from these fields)."""
+
+    workers: int = field(
+        default=64,
+        metadata=_flag("--workers", "N", "solves in progress at once, their batches merged into shared model calls"),
+    )
+    queue: int = field(
+        default=128, metadata=_flag("--queue", "N", "requests that may wait for a free slot; more are refused with 503")
+    )
+    seconds: float = field(
+        default=120.0, metadata=_flag("--timeout", "SECONDS", "time budget of one request, queue wait included")
+    )
+    forward_passes: int = field(
+        default=5_000_000, metadata=_flag("--max-forward-passes", "N", "forward-pass budget of one request")
+    )
+    max_rows: int = field(
+        default=512, metadata=_flag("--max-batch-rows", "N", "most views in one model call (a bigger batch is sliced)")
+    )
+    memory_mb: int = field(
+        default=1024,
+        metadata=_flag(
+            "--max-request-memory",
+            "MB",
+            "memory budget of one request: a problem whose estimate (sketchpad/estimate.py) is over it is "
+            "refused with 422 before it runs",
+        ),
+    )
 
     def check(self) -> Capacity:
-        from ..errors import InputError
-
-        flags = {"memory_mb": "max-request-memory"}
-        for name, lo in (("workers", 1), ("queue", 0), ("forward_passes", 1), ("max_rows", 1), ("memory_mb", 1)):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise InputError(f"--{flags.get(name, name.replace('_', '-'))} must be an integer >= {lo}, got {v!r}")
-        if not (isinstance(self.seconds, (int, float)) and 0 < self.seconds < 1e6):
-            raise InputError(f"--timeout must be a number of seconds > 0, got {self.seconds!r}")
+        for f in fields(self):
+            v, flag = getattr(self, f.name), f.metadata["flag"]
+            if f.type in ("float", float):
+                if isinstance(v, bool) or not (isinstance(v, (int, float)) and 0 < v < 1e6):
+                    raise InputError(f"{flag} must be a number of seconds > 0, got {v!r}")
+            elif isinstance(v, bool) or not isinstance(v, int) or v < (0 if f.name == "queue" else 1):
+                raise InputError(f"{flag} must be an integer >= {0 if f.name == 'queue' else 1}, got {v!r}")
         return self
 
 
@@ -173,9 +201,8 @@ class SolveService:
                 self.over_budget += 1
 
     def _solve(self, ticket: Ticket, expr: str, limits, parallel: bool):
-        from ..solve import solve
-
         t = time.monotonic()
         sol = solve(expr, TicketStepper(self.batcher, ticket), limits=limits, parallel=parallel)
+        sol.certificate = certificate_of(self.stepper)  # the batcher runs self.stepper's steps
         self._mean = 0.8 * self._mean + 0.2 * (time.monotonic() - t)
         return sol

@@ -5,6 +5,10 @@ stepper (by default the shipped model, certified on this device: sketchpad.stepp
     >>> from sketchpad.symbolic import expand, factor, solve
     >>> str(expand("(x+1)^3 - 2*x*(x-4)", stepper="reference"))
     'x^3 + x^2 + 11*x + 1'
+
+Polynomials from text: Poly.parse("x^2 - 1") (integer coefficients), QPoly.parse("1/2x + 1")
+(rational ones), or parse_poly(ctx, text) / parse_equation(ctx, text) inside a Context.
+`stepper=None` everywhere means the certified shipped model, exactly as sketchpad.solve.
 """
 
 from .api import Expansion, Factored, Solved, expand, factor, solve

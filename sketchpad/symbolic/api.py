@@ -20,6 +20,8 @@ from .solving import Root, roots_of
 
 @dataclass
 class Result:
+    """What expand, factor and solve share: the input, the polynomial, the Context (counters, audit) and the seconds."""
+
     input: str
     poly: Poly = field(repr=False)
     context: Context = field(repr=False)
@@ -27,18 +29,22 @@ class Result:
 
     @property
     def stepper(self) -> str:
+        """The stepper that computed every number: 'model', 'reference' or a given stepper's name."""
         return self.context.stepper_name
 
     @property
     def forward_passes(self) -> int:
+        """Forward passes of the stepper over the whole call."""
         return self.context.forward_passes
 
     @property
     def batches(self) -> int:
+        """Runtime batches over the whole call (independent operations run together)."""
         return self.context.batches
 
     @property
     def operations(self) -> int:
+        """Arithmetic operations the procedures ran."""
         return len(self.context.log)
 
     @property
@@ -47,6 +53,7 @@ class Result:
         return self.context.audit()
 
     def counters(self) -> dict:
+        """stepper, operations, forward_passes, batches and seconds, as a dict."""
         return {
             "stepper": self.stepper,
             "operations": self.operations,
@@ -56,17 +63,21 @@ class Result:
         }
 
     def as_dict(self, audit: bool = False) -> dict:
+        """What --json prints: the input, the polynomial, the answer and the counters (and the audit)."""
         d = {"input": self.input, "polynomial": str(self.poly), **self.payload(), **self.counters()}
         if audit:
             d["audit"] = self.audit
         return d
 
     def payload(self) -> dict:
+        """The answer's own fields of as_dict."""
         raise NotImplementedError
 
 
 @dataclass
 class Expansion(Result):
+    """The expanded polynomial of expand(): str(e) is it; e.poly is the Poly (or QPoly)."""
+
     def payload(self) -> dict:
         return {
             "expanded": str(self.poly),
@@ -80,18 +91,24 @@ class Expansion(Result):
 
 @dataclass
 class Factored(Result):
+    """The factorisation of factor(): content, factors [(factor, multiplicity)] and proven;
+    str(f) reads "3*(x - 2)*(x + 2)"."""
+
     factorization: Factorization = None
 
     @property
     def content(self):
+        """The content: an integer (or over Q, a rational) with the sign of the leading coefficient."""
         return self.factorization.content
 
     @property
     def factors(self) -> list:
+        """[(factor, multiplicity)]: primitive irreducible integer polynomials."""
         return self.factorization.factors
 
     @property
     def proven(self) -> bool:
+        """Whether every factor is proven irreducible."""
         return self.factorization.proven
 
     def payload(self) -> dict:
@@ -109,6 +126,9 @@ class Factored(Result):
 
 @dataclass
 class Solved(Result):
+    """The roots of solve(): roots (closed forms), real_roots (every real root to `digits`
+    digits, proven), the unsolved factors and the count of nonreal_roots."""
+
     roots: list = field(default_factory=list)  # [Root]: exact, closed forms (degrees 1 and 2)
     unsolved: list = field(default_factory=list)  # [Unsolved]: factor, multiplicity, proven, reason
     factorization: Factorization = None

@@ -26,6 +26,9 @@ MAX_OPERATIONS = 200_000  # the default budget of one call; the user can raise i
 
 
 class Context:
+    """The arithmetic of one computation: Context(stepper) (None: the certified shipped model, exactly as
+    sketchpad.solve; "reference": the reference stepper).  ctx.lit(value, why) brings an integer in."""
+
     def __init__(
         self,
         stepper=None,
@@ -83,14 +86,17 @@ class Context:
     # counters and audit -------------------------------------------------------------------
     @property
     def forward_passes(self) -> int:
+        """Forward passes of the stepper so far."""
         return self.arith.forward_passes
 
     @property
     def batches(self) -> int:
+        """Runtime batches so far."""
         return self.arith.batches
 
     @property
     def log(self):
+        """Every operation the procedures ran, in order."""
         return self.arith.log
 
     def audit(self) -> list[dict]:
@@ -123,5 +129,6 @@ class Context:
         return out
 
     def check_degree(self, degree: int) -> None:
+        """An InputError when a polynomial of this degree would pass the limit."""
         if degree > self.max_degree:
             raise InputError(f"the polynomial would have degree {degree:,}; the limit is {self.max_degree:,}")

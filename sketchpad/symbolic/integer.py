@@ -18,9 +18,16 @@ def _refuse(op: str, other) -> TypeError:
 
 
 class Z:
+    """An integer of one Context; every operation on it runs as a Sketchpad procedure (bring one in
+    with ctx.lit(value, why)).  Z refuses bare Python numbers."""
+
     __slots__ = ("ctx", "_v")
 
     def __init__(self, ctx, value: int):
+        if type(value) is not int:
+            raise TypeError(
+                f"Z(ctx, value) takes a Python int value, not {type(value).__name__}: use ctx.lit(value, why)"
+            )
         self.ctx = ctx
         self._v = value
 
@@ -41,18 +48,22 @@ class Z:
 
     @property
     def sign(self) -> int:
+        """-1, 0 or 1 (reading the computed value)."""
         return (self._v > 0) - (self._v < 0)
 
     @property
     def is_zero(self) -> bool:
+        """Whether the value is 0."""
         return self._v == 0
 
     @property
     def is_one(self) -> bool:
+        """Whether the value is 1."""
         return self._v == 1
 
     @property
     def digits(self) -> int:
+        """The number of decimal digits of |value|."""
         from ..digits import to_digits
 
         return len(to_digits(self._v))
@@ -125,6 +136,7 @@ class Z:
         return square_and_multiply(self, k, lambda: self.ctx.const(1, "one"))
 
     def exact_div(self, other) -> Z:
+        """self / other, which must divide exactly (an ArithmeticError otherwise)."""
         q, r = divmod(self, other)
         if not r.is_zero:
             raise ArithmeticError(f"{self} is not divisible by {other}")
@@ -135,14 +147,17 @@ class Z:
         return divmod(other, self)[1].is_zero
 
     def gcd(self, other) -> Z:
+        """gcd(self, other) >= 0, one procedure run."""
         o = self._other("take the gcd of", other)
         return self.ctx._wrap(self.ctx.arith.gcd(self._v, o._v))
 
     def isqrt(self) -> Z:
+        """The integer square root, one procedure run."""
         return self.ctx._wrap(self.ctx.arith.isqrt(self._v))
 
     # comparisons: an ordering is the sign of a computed difference ------------------------------
     def cmp(self, other) -> int:
+        """-1, 0 or 1: the sign of the computed difference self - other."""
         o = self._other("compare", other)
         if o is NotImplemented:
             raise TypeError(f"cannot compare a Sketchpad number with {type(other).__name__}")

@@ -7,13 +7,30 @@ that becomes zero is dropped by reading it, so "zero" never needs to be computed
 from __future__ import annotations
 
 from ..errors import InputError
+from .context import Context
+from .grammar import Parser, check_text
 from .integer import Z, batch, gcd_all, products, square_and_multiply, sums
 
 
 class Poly:
+    """A polynomial with integer coefficients, every coefficient a Z of one Context.
+
+    Read one from text with Poly.parse("x^2 - 1") (QPoly.parse for rational coefficients);
+    Poly(ctx, {exponent: Z}, var) builds one from numbers that already live in `ctx`."""
+
     __slots__ = ("ctx", "terms", "var")
 
     def __init__(self, ctx, terms: dict | None = None, var: str = "x"):
+        if isinstance(ctx, str):
+            raise TypeError(
+                f"Poly(ctx, terms, var) takes a Context first, not the text {ctx!r}: "
+                f"read a polynomial from text with Poly.parse({ctx!r})"
+            )
+        expect_context(ctx, "Poly(ctx, terms, var)")
+        if terms is not None and not isinstance(terms, dict):
+            raise TypeError(f"Poly's terms must be a dict {{exponent: Z}}, not {type(terms).__name__}")
+        if not isinstance(var, str):
+            raise TypeError(f"Poly's variable must be a str such as 'x', not {type(var).__name__}")
         self.ctx = ctx
         self.var = var
         self.terms = {}
@@ -25,11 +42,28 @@ class Poly:
 
     # construction -------------------------------------------------------------------------
     @classmethod
+    def parse(cls, text: str, stepper=None, *, context=None) -> Poly:
+        """The integer polynomial written in `text`: "3x^2 - 12", "(x+1)^3", "x**2 + 2*x".
+
+        The grammar is parse_poly's.  Every coefficient is computed by `stepper` in a new
+        Context: None is the certified shipped model, exactly as sketchpad.solve; "reference"
+        is the reference stepper.  Pass `context=` instead to compute in an existing Context.
+        A division must be exact ("(2x+2)/2"); rational coefficients need QPoly.parse."""
+        text = check_text(text, "Poly.parse's text")
+        return Parser(context_for(stepper, context, "Poly.parse"), text, IntegerRing).parse()
+
+    @classmethod
     def const(cls, c: Z, var: str = "x") -> Poly:
+        """The constant polynomial c."""
+        if not isinstance(c, Z):
+            raise TypeError(f"Poly.const takes a Sketchpad integer (Z, from ctx.lit), not {type(c).__name__}")
         return cls(c.ctx, {0: c}, var)
 
     @classmethod
     def monomial(cls, c: Z, k: int, var: str = "x") -> Poly:
+        """c * x^k."""
+        if not isinstance(c, Z) or type(k) is not int or k < 0:
+            raise TypeError("Poly.monomial takes a Sketchpad integer (Z) and a Python int exponent >= 0")
         return cls(c.ctx, {k: c}, var)
 
     def _new(self, terms: dict) -> Poly:
@@ -38,14 +72,17 @@ class Poly:
     # reading ------------------------------------------------------------------------------
     @property
     def is_zero(self) -> bool:
+        """Whether this is the zero polynomial."""
         return not self.terms
 
     @property
     def degree(self) -> int:
+        """The degree (-1 for the zero polynomial)."""
         return max(self.terms) if self.terms else -1
 
     @property
     def lc(self) -> Z:
+        """The leading coefficient."""
         return self.terms[self.degree]
 
     @property
@@ -54,6 +91,7 @@ class Poly:
         return min(self.terms)
 
     def coeff(self, k: int) -> Z | None:
+        """The coefficient of x^k, None when absent."""
         return self.terms.get(k)
 
     def at(self, k: int) -> Z:
@@ -75,6 +113,7 @@ class Poly:
     # Each method below hands its independent coefficient operations to the runtime together
     # (integer.batch): one batch of forward passes per round serves all coefficients.
     def __add__(self, other: Poly) -> Poly:
+        """self + other, another Poly of the same Context."""
         self._same_kind(other, "add")
         both = [k for k in other.terms if k in self.terms]
         terms = dict(self.terms)
@@ -83,9 +122,11 @@ class Poly:
         return self._new(terms)
 
     def __neg__(self) -> Poly:
+        """-self."""
         return self._new(dict(zip(self.terms, batch([("neg", c) for c in self.terms.values()]))))
 
     def __sub__(self, other: Poly) -> Poly:
+        """self - other, another Poly of the same Context."""
         self._same_kind(other, "subtract")
         return self._minus(other.terms)
 
@@ -98,6 +139,7 @@ class Poly:
         return self._new(terms)
 
     def __mul__(self, other: Poly) -> Poly:
+        """self * other: another Poly of the same Context, or a Z (a scaling)."""
         if isinstance(other, Z):
             return self.scale(other)
         self._same_kind(other, "multiply")
@@ -109,6 +151,7 @@ class Poly:
         return self._new(dict(zip(acc, sums(list(acc.values())))))  # then one batch per tree level
 
     def scale(self, c: Z) -> Poly:
+        """Every coefficient times c (one batch)."""
         if c.is_one:  # reading: multiplying by one is no work
             return self
         return self._new(dict(zip(self.terms, products([(a, c) for a in self.terms.values()]))))
@@ -118,6 +161,7 @@ class Poly:
         return self._new({e + k: c for e, c in self.terms.items()})
 
     def __pow__(self, n: int) -> Poly:
+        """self ** n for a Python int n >= 0 (square and multiply)."""
         if type(n) is not int or n < 0:
             raise TypeError("polynomial exponent must be a non-negative int")
         self.ctx.check_degree(max(self.degree, 0) * n)
@@ -132,6 +176,7 @@ class Poly:
         return square_and_multiply(self, n, lambda: Poly.const(self.ctx.const(1, "one"), self.var))
 
     def derivative(self) -> Poly:
+        """d/dx self."""
         ks = [k for k in self.terms if k > 0]
         pairs = [(self.terms[k], self.ctx.const(k, "an exponent (derivative)")) for k in ks]
         return self._new({k - 1: v for k, v in zip(ks, products(pairs))})
@@ -185,6 +230,7 @@ class Poly:
         return -g if self.lc.sign < 0 else g
 
     def primitive(self) -> tuple[Z, Poly]:
+        """(content, primitive part): self = content * part."""
         c = self.content()
         if c.is_one:
             return c, self
@@ -252,6 +298,44 @@ class Poly:
 
     def __repr__(self) -> str:
         return f"Poly({self})"
+
+
+def expect_context(ctx, who: str) -> None:
+    """A one-line TypeError unless ctx is a Context (never a silent zero from a wrong argument)."""
+    if not isinstance(ctx, Context):
+        raise TypeError(f"{who} takes a Context first (Context(stepper)), not {type(ctx).__name__}")
+
+
+def context_for(stepper, context, who: str) -> Context:
+    """`context` when given (then stepper must be None), else a new Context(stepper)."""
+    if context is None:
+        return Context(stepper)
+    if stepper is not None:
+        raise TypeError(f"{who}: pass a stepper or a context, not both (the context has its stepper)")
+    expect_context(context, f"{who}'s context=")
+    return context
+
+
+class IntegerRing:
+    """How Poly.parse builds values: integer Polys only; a division must be exact."""
+
+    const = staticmethod(Poly.const)
+
+    @staticmethod
+    def variable(ctx, var: str) -> Poly:
+        return Poly.monomial(ctx.const(1, "one"), 1, var)
+
+    @staticmethod
+    def lift(p: Poly, q: Poly, op: str) -> Poly:
+        return p + q if op == "+" else p - q if op == "-" else p * q
+
+    @staticmethod
+    def divide(p: Poly, d: Poly, col: int) -> Poly:
+        c = d.at(0)
+        qr = batch([("//", a, c) for a in p.terms.values()])
+        if any(not r.is_zero for _, r in qr):
+            raise InputError(f"the division at column {col} leaves rational coefficients: read them with QPoly.parse")
+        return p._new(dict(zip(p.terms, (q for q, _ in qr))))
 
 
 def powers(xs: list, n: int) -> list:

@@ -10,17 +10,33 @@ is 1 is exactly an integer polynomial.
 
 from __future__ import annotations
 
+from .grammar import Parser, check_text
 from .integer import Z, batch, gcd_all, products
-from .poly import Poly
+from .poly import Poly, context_for, expect_context
 from .rational import Q
 
 
 class QPoly:
+    """A polynomial with rational coefficients: an integer Poly `num` over a positive Z `den`.
+
+    Read one from text with QPoly.parse("1/2x^2 + x + 1/2"); QPoly(num, den) builds one from
+    numbers that already live in a Context (den defaults to 1)."""
+
     __slots__ = ("num", "den", "_q")
 
-    def __init__(self, num: Poly, den: Z):
+    def __init__(self, num: Poly, den: Z | None = None):
+        if isinstance(num, str):
+            raise TypeError(
+                f"QPoly(num, den) takes an integer Poly and a Sketchpad integer, not the text {num!r}: "
+                f"read a polynomial from text with QPoly.parse({num!r})"
+            )
+        if den is None and isinstance(num, Poly):
+            den = num.ctx.const(1, "one")
         if not isinstance(num, Poly) or not isinstance(den, Z):
-            raise TypeError("QPoly is an integer Poly over a Sketchpad integer")
+            raise TypeError(
+                f"QPoly(num, den) takes an integer Poly and a Sketchpad integer (Z), "
+                f"not {type(num).__name__} and {type(den).__name__}"
+            )
         if den.sign <= 0:
             raise ValueError("a QPoly's denominator must be positive")
         self.num, self.den = num, den
@@ -29,15 +45,33 @@ class QPoly:
     @classmethod
     def of(cls, p) -> QPoly:
         """A Poly (denominator 1) or a QPoly, as a QPoly."""
-        return p if isinstance(p, QPoly) else cls(p, p.ctx.const(1, "one"))
+        if isinstance(p, QPoly):
+            return p
+        if not isinstance(p, Poly):
+            raise TypeError(f"cannot use a {type(p).__name__} as a polynomial: lift a number with Poly.const")
+        return cls(p, p.ctx.const(1, "one"))
+
+    @classmethod
+    def parse(cls, text: str, stepper=None, *, context=None) -> QPoly:
+        """The polynomial written in `text`, with rational coefficients: "1/2x^2 + x + 1/2".
+
+        The grammar is parse_poly's (implicit products, "^" or "**", division by a nonzero
+        number).  Every coefficient is computed by `stepper` in a new Context: None is the
+        certified shipped model, exactly as sketchpad.solve; "reference" is the reference
+        stepper.  Pass `context=` instead to compute in an existing Context.  The result is
+        always a QPoly in lowest terms (den 1 when the coefficients are integers)."""
+        text = check_text(text, "QPoly.parse's text")
+        return cls.of(parse_poly(context_for(stepper, context, "QPoly.parse"), text))
 
     # reading ------------------------------------------------------------------------------
     @property
     def ctx(self):
+        """The Context whose stepper computes every coefficient."""
         return self.num.ctx
 
     @property
     def var(self) -> str:
+        """The name of the variable ("x")."""
         return self.num.var
 
     @var.setter
@@ -46,14 +80,17 @@ class QPoly:
 
     @property
     def is_zero(self) -> bool:
+        """Whether this is the zero polynomial."""
         return self.num.is_zero
 
     @property
     def degree(self) -> int:
+        """The degree (-1 for the zero polynomial)."""
         return self.num.degree
 
     @property
     def is_integral(self) -> bool:
+        """Whether the denominator is 1 (after normalize: whether the coefficients are integers)."""
         return self.den.is_one
 
     @property
@@ -62,6 +99,7 @@ class QPoly:
         return self.reduced()
 
     def at(self, k: int) -> Q:
+        """The coefficient of x^k in lowest terms (0 when absent)."""
         c = self.reduced().get(k)
         return c if c is not None else Q(self.ctx.const(0, "zero"))
 
@@ -79,9 +117,11 @@ class QPoly:
 
     # arithmetic -----------------------------------------------------------------------------
     def __add__(self, other) -> QPoly:
+        """self + other (a Poly or a QPoly)."""
         return self._combine(QPoly.of(other), subtract=False)
 
     def __sub__(self, other) -> QPoly:
+        """self - other (a Poly or a QPoly)."""
         return self._combine(QPoly.of(other), subtract=True)
 
     def _combine(self, o: QPoly, subtract: bool) -> QPoly:
@@ -106,12 +146,14 @@ class QPoly:
         return QPoly(-self.num, self.den)
 
     def __mul__(self, other) -> QPoly:
+        """self * other (a Poly or a QPoly)."""
         o = QPoly.of(other)
         num = self.num * o.num
         den = products([(self.den, o.den)])[0]
         return QPoly(num, den)
 
     def __pow__(self, n: int) -> QPoly:
+        """self ** n for a Python int n >= 0."""
         p = self.normalize()  # keep the numbers small before they are raised
         return QPoly(p.num**n, p.den**n if not p.den.is_one else p.den)
 
@@ -147,6 +189,52 @@ class QPoly:
 
     def __repr__(self) -> str:
         return f"QPoly({self})"
+
+
+def _lift(p, q, op: str):
+    """p op q, as integer polynomials while both are, else over Q (QPoly)."""
+    if isinstance(p, QPoly) or isinstance(q, QPoly):
+        p, q = QPoly.of(p), QPoly.of(q)
+    return p + q if op == "+" else p - q if op == "-" else p * q
+
+
+def _finish(p):
+    """The lowest common denominator; a QPoly whose denominator is 1 is a plain Poly.  The reduced
+    coefficients are computed here, so that the result is complete before it is displayed."""
+    if not isinstance(p, QPoly):
+        return p
+    p = p.normalize()
+    if p.den.is_one:
+        return p.num
+    p.reduced()
+    return p
+
+
+class RationalRing:
+    """How parse_poly builds values: integer Polys while they are, QPolys after a division."""
+
+    const = staticmethod(Poly.const)
+
+    @staticmethod
+    def variable(ctx, var: str) -> Poly:
+        return Poly.monomial(ctx.const(1, "one"), 1, var)
+
+    lift = staticmethod(_lift)
+
+    @staticmethod
+    def divide(p, d, col: int) -> QPoly:
+        return QPoly.of(p).divide_by_constant(d)
+
+
+def parse_poly(ctx, text: str):
+    """The polynomial written in `text`, computed in Context `ctx`: a Poly, or a QPoly when
+    coefficients are rational ("1/2x + 1"; a QPoly whose denominators cancel is a Poly).
+
+    Integers, one single-letter variable, + - * / ^ (or **), parentheses and implicit products
+    ("3x^2", "2(x+1)", "(x+1)(x-1)"); division by a nonzero number only.  Every rejection is an
+    InputError with the column.  Without a Context at hand use Poly.parse or QPoly.parse."""
+    expect_context(ctx, "parse_poly(ctx, text)")
+    return _finish(Parser(ctx, check_text(text), RationalRing).parse())
 
 
 def _q_reduced(num: Z, den: Z) -> Q:

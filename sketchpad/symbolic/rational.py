@@ -7,6 +7,8 @@ from .integer import Z, _refuse, batch, products
 
 
 class Q:
+    """A rational num/den of two Z of one Context, in lowest terms with den > 0."""
+
     __slots__ = ("num", "den")
 
     def __init__(self, num: Z, den: Z | None = None):
@@ -29,6 +31,7 @@ class Q:
 
     @property
     def ctx(self):
+        """The Context of the numerator and denominator."""
         return self.num.ctx
 
     @staticmethod
@@ -44,18 +47,22 @@ class Q:
     # reading ------------------------------------------------------------------------------
     @property
     def sign(self) -> int:
+        """-1, 0 or 1."""
         return self.num.sign
 
     @property
     def is_zero(self) -> bool:
+        """Whether the value is 0."""
         return self.num.is_zero
 
     @property
     def is_one(self) -> bool:
+        """Whether the value is 1."""
         return self.num.is_one and self.den.is_one
 
     @property
     def is_integer(self) -> bool:
+        """Whether the denominator is 1."""
         return self.den.is_one
 
     def __str__(self) -> str:
@@ -102,6 +109,7 @@ class Q:
     __rmul__ = __mul__
 
     def inverse(self) -> Q:
+        """1 / self (a ZeroDivisionError for 0)."""
         if self.is_zero:
             raise ZeroDivisionError("division by zero")
         return Q(self.den, self.num)

@@ -62,7 +62,7 @@ export async function replay(trace, stepper = referenceStepper()) {
     const r = await solve(trace.expr, stepper, { parallel: trace.mode === 'parallel', onBatch, limits });
     ws = r.sheet;
     out.result = r.value;
-    out.counters = { forward_passes: r.forwardPasses, views_presented: r.viewsPresented, batches: r.batches, views_used: r.viewsUsed };
+    out.counters = { forward_passes: r.forwardPasses, views_presented: r.viewsPresented, batches: r.batches, views_used: r.distinctViews };
   } catch (e) {
     if (e.name !== 'InputError') throw e;
     out.error = e.message;
