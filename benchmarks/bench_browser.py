@@ -26,7 +26,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.core_problems import core_problems  # noqa: E402
+from sketchpad.certify.browser_backend import page_for, run_page_suite  # noqa: E402
+from sketchpad.certify.chromium import browser, wait_until  # noqa: E402
+from sketchpad.certify.run import certify  # noqa: E402
+from sketchpad.expr import evaluate_python, parse  # noqa: E402
+from sketchpad.model import DEFAULT_MODEL_DIR  # noqa: E402
 from sketchpad.model.environment import machine  # noqa: E402
+from sketchpad.model.onnx_stepper import OnnxStepper  # noqa: E402
+from sketchpad.server.live import page_server  # noqa: E402
+from sketchpad.solve import solve  # noqa: E402
 
 PAGE_SOLVE = """async ([expr, parallel]) => {
   const { solve } = await import('/solve.js');
@@ -47,11 +55,6 @@ def best_of(fn, repeat):
 
 
 def python_figures(model_dir, repeat):
-    from sketchpad.certify.run import certify
-    from sketchpad.expr import evaluate_python, parse
-    from sketchpad.model.onnx_stepper import OnnxStepper
-    from sketchpad.solve import solve
-
     st = OnnxStepper(model_dir)
     t = time.perf_counter()
     cert = certify(st, seed=1)["predicate"]  # the suite a first solve runs (plus a thread-count run)
@@ -77,10 +80,6 @@ def _cert_total(suite) -> float:
 def browser_figures(model_dir, provider, repeat):
     """A first visit (fresh profile: nothing cached, wasm compiled and tiered up from scratch)
     and a returning visit (reload: HTTP cache and V8's compiled-code cache), `repeat` times."""
-    from sketchpad.certify.browser_backend import page_for, run_page_suite
-    from sketchpad.certify.chromium import wait_until
-    from sketchpad.expr import evaluate_python, parse
-    from sketchpad.server.live import page_server
 
     out = {"provider": provider, "first": [], "again": []}
     for k in range(repeat):
@@ -111,7 +110,6 @@ def browser_figures(model_dir, provider, repeat):
 
 def webgpu_adapter():
     """'real', 'fallback' or None, as Chromium with --enable-unsafe-webgpu reports it."""
-    from sketchpad.certify.chromium import browser
 
     with browser(webgpu=True) as b:
         p = b.new_page()
@@ -205,8 +203,6 @@ def markdown(py, runs, adapter, model_dir, load) -> str:
 
 
 def main():
-    from sketchpad.model import DEFAULT_MODEL_DIR
-
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default=str(DEFAULT_MODEL_DIR))
     ap.add_argument("--repeat", type=int, default=3)

@@ -24,7 +24,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from sketchpad.certify.chromium import browser as launch  # noqa: E402
+from sketchpad.model import DEFAULT_MODEL_DIR  # noqa: E402
 from sketchpad.model.environment import machine  # noqa: E402
+from sketchpad.server import Settings  # noqa: E402
+from sketchpad.server.live import running  # noqa: E402
+from tests.test_browser_long import WATCH  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "browser.md"
 PROBLEMS = [
@@ -34,12 +39,6 @@ PROBLEMS = [
 
 
 def main(argv=None) -> int:
-    from sketchpad.certify.chromium import browser as launch
-    from sketchpad.model import DEFAULT_MODEL_DIR
-    from sketchpad.server import Settings
-    from sketchpad.server.live import running
-    from tests.test_browser_long import WATCH
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args(argv)

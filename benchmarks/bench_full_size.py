@@ -37,6 +37,11 @@ import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.full_size_report import write_markdown  # noqa: E402
+from sketchpad.certify.chromium import browser, wait_until  # noqa: E402
+from sketchpad.model.environment import machine as described  # noqa: E402
+from sketchpad.server.live import page_server  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
 SCALES = {"full": {}, "quarter": {"vocab_size": 62080, "num_hidden_layers": 8}}
 STEPS = ("build", "export", "float16", "int8", "certify-float32", "certify-int8", "page", "page-float16")
@@ -184,8 +189,6 @@ def chromium_only(p) -> bool:
 
 def step_page(work: Path, scale: str, variant: str = "int8") -> dict:
     """The page loads the variant and starts its suite; PAGE_BATCHES batches are timed."""
-    from sketchpad.certify.chromium import browser, wait_until
-    from sketchpad.server.live import page_server
 
     need_memory(scale)
     print(f"[page] Chromium, wasm, the {variant} variant (load {load()})", flush=True)
@@ -219,7 +222,6 @@ def step_page(work: Path, scale: str, variant: str = "int8") -> dict:
 
 def machine() -> str:
     """The shared machine description, with the memory this benchmark is about."""
-    from sketchpad.model.environment import machine as described
 
     return f"{described()}, {psutil.virtual_memory().total / 1e9:.0f} GB RAM"
 
@@ -257,7 +259,6 @@ def main() -> None:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    from benchmarks.full_size_report import write_markdown
 
     write_markdown(results, RESULTS / f"{name}.md")
     print(f"wrote {path} and {RESULTS / f'{name}.md'}")

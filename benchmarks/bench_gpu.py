@@ -29,6 +29,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+import numpy as np  # noqa: E402
+import onnxruntime as ort  # noqa: E402
+
+from benchmarks.bench_paper_scale import build_model_dir  # noqa: E402
+from sketchpad.certify.browser_backend import page_for, run_page_suite  # noqa: E402
+from sketchpad.certify.chromium import browser  # noqa: E402
+from sketchpad.export.encoding import apply  # noqa: E402
+from sketchpad.model import DEFAULT_MODEL_DIR  # noqa: E402
+from sketchpad.server.live import page_server  # noqa: E402
+from sketchpad.views import load  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
 BATCHES = (1, 16, 64, 256)
 
@@ -52,9 +63,6 @@ PAGE_TIMES = """async ([url, sizes]) => {
 
 
 def webgpu_certify(model_dir: Path) -> dict:
-    from sketchpad.certify.browser_backend import page_for, run_page_suite
-    from sketchpad.server.live import page_server
-
     out = {}
     for variant in ("float32", "float16"):
         with page_server(model_dir) as url, page_for(url, "webgpu", webgpu=True, query=f"&variant={variant}") as page:
@@ -71,8 +79,6 @@ def webgpu_certify(model_dir: Path) -> dict:
 
 
 def build_and_export(work: Path) -> Path:
-    from benchmarks.bench_paper_scale import build_model_dir
-
     m = work / "m"
     if not (m / "onnx" / "model.json").is_file():
         build_model_dir(m)
@@ -83,12 +89,6 @@ def build_and_export(work: Path) -> Path:
 
 
 def cuda_times(m: Path) -> dict:
-    import numpy as np
-    import onnxruntime as ort
-
-    from sketchpad.export.encoding import apply
-    from sketchpad.views import load
-
     out = {}
     meta = json.loads((m / "onnx" / "model.json").read_text())
     ids = np.array([apply(meta["encoding"], r["view"]) for r in load()], dtype=np.int64)
@@ -105,11 +105,11 @@ def cuda_times(m: Path) -> dict:
             out[f"onnxruntime-cuda {variant}"] = times
     else:
         out["onnxruntime-cuda"] = "not available: install onnxruntime-gpu"
-    import torch
+    import torch  # lazy: torch is the [train] extra
 
     if torch.cuda.is_available():
-        from sketchpad.model.backbone import forward_logits
-        from sketchpad.model.torch_stepper import load as load_torch
+        from sketchpad.model.backbone import forward_logits  # lazy: imports torch, the [train] extra
+        from sketchpad.model.torch_stepper import load as load_torch  # lazy: imports torch, the [train] extra
 
         st = load_torch(m)
         model = st.model.to("cuda")
@@ -130,9 +130,6 @@ def cuda_times(m: Path) -> dict:
 
 
 def webgpu_times(m: Path) -> dict:
-    from sketchpad.certify.chromium import browser
-    from sketchpad.server.live import page_server
-
     with page_server(m) as url, browser(webgpu=True) as b:
         page = b.new_page()
         page.goto(f"{url}/model/model.json")
@@ -140,8 +137,6 @@ def webgpu_times(m: Path) -> dict:
 
 
 def main() -> None:
-    from sketchpad.model import DEFAULT_MODEL_DIR
-
     ap = argparse.ArgumentParser()
     ap.add_argument("--workdir", default="/tmp/sketchpad-gpu")
     ap.add_argument("--skip-full-size", action="store_true")

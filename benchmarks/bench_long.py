@@ -6,10 +6,11 @@
 Each problem runs in a fresh process (so that its peak RSS is its own): the certified shipped
 model on ONNX Runtime (sketchpad.steppers.get(), this device's cached certificate), the answer
 checked against Python's integers.  Columns: total seconds (wall), model seconds (inside the
-stepper's calls), runtime seconds (total minus model: the fixed runtime's own work), peak RSS
-of the process (Python, numpy, ONNX Runtime and the model included), batches, forward rows,
-views presented.  Then the reference stepper's runtime cost per presented view on the same
-problems (CPU seconds outside the stepper, best of three).  --huge adds the 10,000 x 10,000
+stepper's calls), runtime seconds (total minus model: the fixed runtime's own work; its modules
+are imported before the clock starts, a cost of the process, not of the problem), peak RSS of
+the process (Python, numpy, ONNX Runtime and the model included), batches, forward rows, views
+presented.  Then the reference stepper's runtime cost per presented view on the same problems
+(CPU seconds outside the stepper, best of three).  --huge adds the 10,000 x 10,000
 product.  The machine is shared: the load average before and after each row is recorded.
 """
 
@@ -21,14 +22,19 @@ import json
 import os
 import platform
 import random
+import resource
 import subprocess
 import sys
 import time
+from math import gcd, isqrt
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import sketchpad  # noqa: E402
+import sketchpad.procedures  # noqa: E402, F401  (the runtime's modules load before any clock: once a process)
+from sketchpad.expr import Limits  # noqa: E402
 from sketchpad.model.environment import machine  # noqa: E402
 
 PROBLEMS = {  # name -> (operation, digits of a, digits of b)
@@ -57,8 +63,6 @@ TITLES = {
 
 def expression(name: str) -> tuple[str, int]:
     """The problem's expression (seeded random operands) and Python's answer."""
-    from math import gcd, isqrt
-
     op, la, lb = {**PROBLEMS, **HUGE, **LIMITS}[name]
     rnd = random.Random(f"bench-long {name}")
     a, b = rnd.randrange(10 ** (la - 1), 10**la), rnd.randrange(10 ** max(lb - 1, 0), 10 ** max(lb, 1))
@@ -75,12 +79,7 @@ def load() -> str:
 
 def one(name: str, stepper_name: str) -> dict:
     """Solve one problem in this process; its figures as a dict."""
-    import resource
-
     sys.set_int_max_str_digits(0)
-    import sketchpad
-    from sketchpad.expr import Limits
-
     expr, want = expression(name)
     limits = Limits(max_quadratic_digits=20_000, quadratic_digits=())  # measure past the limits too
     if stepper_name == "reference":
@@ -112,11 +111,11 @@ def one(name: str, stepper_name: str) -> dict:
 def server_memory() -> dict:
     """A server (in this process: its RSS is the server's) solving a 2,000 x 2,000 product:
     RSS before, the peak while it solved, RSS after; and a request over the memory budget."""
-    import httpx
+    import httpx  # lazy: only --server starts a server (FastAPI and its client load for it alone)
 
     sys.set_int_max_str_digits(0)
-    from sketchpad.server import Settings
-    from sketchpad.server.live import running
+    from sketchpad.server import Settings  # lazy: as above
+    from sketchpad.server.live import running  # lazy: as above
 
     def status(key: str) -> float:
         for line in Path("/proc/self/status").read_text().splitlines():

@@ -32,6 +32,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+import importlib.metadata as md  # noqa: E402
+import subprocess  # noqa: E402
+
+from sketchpad import solve  # noqa: E402
+from sketchpad.certify.run import certify  # noqa: E402
+from sketchpad.model.environment import cpu_name  # noqa: E402
+from sketchpad.model.loading import load_stepper  # noqa: E402
+from sketchpad.solve import Solution  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
 
 
@@ -83,7 +92,6 @@ def paper_cost():
 def solve_once(solve, expr, stepper, parallel: bool):
     """(solution, wall, cpu, forward rows of each batch).  A runtime without deduplication
     (an older checkout: no views_presented counter) computes every presented view."""
-    from sketchpad.solve import Solution
 
     dedup = "views_presented" in getattr(Solution, "__dataclass_fields__", {})
     rows = []
@@ -98,10 +106,6 @@ def solve_once(solve, expr, stepper, parallel: bool):
 
 
 def bench_backend(backend: str, repeat: int, sequential: bool) -> dict:
-    from sketchpad import solve
-    from sketchpad.certify.run import certify
-    from sketchpad.model.loading import load_stepper
-
     stepper = load_stepper(None, backend)
     out = {"backend": backend, "problems": []}
     # certification: all of V at every batch size (and thread count) the certifier runs
@@ -158,10 +162,6 @@ def bench_backend(backend: str, repeat: int, sequential: bool) -> dict:
 
 
 def environment() -> dict:
-    import importlib.metadata as md
-
-    from sketchpad.model.environment import cpu_name
-
     versions = {}
     for pkg in ("torch", "transformers", "peft", "onnxruntime"):
         try:
@@ -239,7 +239,6 @@ def main() -> None:
         (Path(args.md) if args.md else RESULTS / f"model-{args.label}.md").write_text(markdown(result) + "\n")
         print(markdown(result))
         return
-    import subprocess
 
     try:
         commit = subprocess.run(

@@ -32,6 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from sketchpad.model.adapter_config import AdapterConfig  # noqa: E402
+from sketchpad.views import load as load_views  # noqa: E402
+
 OUT = ROOT / "benchmarks" / "results" / "paper_scale.json"
 
 # Qwen/Qwen3.5-0.8B's text_config (config.json of the public checkpoint); everything else is
@@ -60,7 +63,7 @@ QWEN35_08B = dict(
 
 def config(**overrides):
     """Qwen3.5-0.8B's text config (overrides: e.g. fewer layers for a smaller model of the same shape)."""
-    from transformers import Qwen3_5TextConfig
+    from transformers import Qwen3_5TextConfig  # lazy: transformers is the [train] extra
 
     kw = dict(QWEN35_08B, **overrides)
     kw["layer_types"] = kw["layer_types"] * (kw["num_hidden_layers"] // 4)
@@ -70,11 +73,12 @@ def config(**overrides):
 def build_model_dir(d: Path, **overrides) -> int:
     """A model directory (base/, adapter/, sketchpad_vocab.json) of random weights; returns the
     base's parameter count.  overrides: config fields (bench_full_size.py's smaller scales)."""
-    import torch
+    import torch  # lazy: torch is the [train] extra
 
-    from sketchpad.model.adapter import ADAPTER_DIR, BASE_DIR, new_adapter
-    from sketchpad.model.adapter_config import AdapterConfig
-    from sketchpad.model.backbone import build_base, quiet
+    from sketchpad.model.adapter import ADAPTER_DIR, BASE_DIR, new_adapter  # lazy: imports torch, the [train] extra
+    from sketchpad.model.backbone import build_base, quiet  # lazy: imports torch, the [train] extra
+
+    # lazy: imports torch, the [train] extra
     from sketchpad.model.tokenizer import ViewTokenizer, sketch_tokens, step_vocabulary
 
     quiet()
@@ -119,13 +123,12 @@ def main() -> None:
         "thread is several times faster at every batch size)",
     )
     args = ap.parse_args()
-    import torch
+    import torch  # lazy: torch is the [train] extra
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    from sketchpad.model.backbone import forward_logits
-    from sketchpad.model.torch_stepper import load
-    from sketchpad.views import load as load_views
+    from sketchpad.model.backbone import forward_logits  # lazy: imports torch, the [train] extra
+    from sketchpad.model.torch_stepper import load  # lazy: imports torch, the [train] extra
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="sketchpad-paper-"))
     load0 = "/".join(f"{x:.1f}" for x in os.getloadavg())

@@ -34,7 +34,11 @@ sys.path.insert(0, str(ROOT))  # run from a checkout
 sys.path.insert(0, str(ROOT / "tests"))  # pg_cluster, policy_matrix
 
 from benchmarks.registry_load import check_registry, percentile, run_load, start_replicas, upload_bodies  # noqa: E402
+from sketchpad.model import DEFAULT_MODEL_DIR  # noqa: E402
 from sketchpad.model.environment import machine  # noqa: E402
+
+from pg_cluster import Cluster, missing_reason  # noqa: E402
+from policy_matrix import honest_certificate  # noqa: E402
 
 BEGIN, END = "<!-- registry: begin (benchmarks/bench_registry.py) -->", "<!-- registry: end -->"
 
@@ -164,11 +168,6 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=26)
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "server.md")
     args = ap.parse_args()
-
-    from sketchpad.model import DEFAULT_MODEL_DIR
-
-    from pg_cluster import Cluster, missing_reason
-    from policy_matrix import honest_certificate
 
     if missing_reason():
         print(f"bench_registry: {missing_reason()}", file=sys.stderr)

@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from sketchpad.errors import SketchpadError  # noqa: E402
 from sketchpad.model.environment import machine  # noqa: E402
+from sketchpad.steppers import get
 from sketchpad.symbolic import expand, factor, solve  # noqa: E402
 
 QUADRATIC = "12345678901234567891x^2 + 98765432109876543211x - 11111111112222222222"
@@ -47,7 +48,6 @@ COLUMNS = ("operations", "forward passes", "batches", "seconds")
 
 def steppers():
     """(name, stepper, None) or (name, None, why it is not available)."""
-    from sketchpad.steppers import get
 
     yield "reference", "reference", None
     try:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import random
 import sys
@@ -140,7 +141,6 @@ def fmt(v: float) -> str:
 
 
 def section_corpus(lines: list, quick: bool) -> None:
-    import json
 
     polys = json.load(open(CORPUS))["polynomials"]
     if quick:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -31,8 +33,6 @@ REQUEST_TIMEOUT = 60
 
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -108,7 +108,6 @@ def upload_bodies(honest: dict, distinct: int, duplicates: int, seed: int) -> li
     """[(certificate number, JSON body)] in sending order: `distinct` honest certificates (the
     same run as reported by `distinct` browsers), and `duplicates` more sends of some of them,
     shuffled (a duplicate may race its first send)."""
-    import json
 
     bodies = []
     for n in range(distinct):

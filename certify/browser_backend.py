@@ -15,13 +15,14 @@ from __future__ import annotations
 import contextlib
 import time
 
+from .chromium import browser, wait_until
+
 PAGE_TIMEOUT_MS = 120_000
 
 
 @contextlib.contextmanager
 def page_for(url: str, provider: str = "wasm", webgpu: bool = False, query: str = ""):
     """A loaded, ready page of the server at `url`; yields the Playwright page."""
-    from .chromium import browser, wait_until
 
     with browser(webgpu=webgpu or provider == "webgpu") as b:
         page = b.new_page()
@@ -44,7 +45,6 @@ def page_for(url: str, provider: str = "wasm", webgpu: bool = False, query: str 
 
 def run_page_suite(page) -> dict:
     """Click the page's certification button; return its certificate and the time it took."""
-    from .chromium import wait_until
 
     t0 = time.perf_counter()
     page.click("#certify")

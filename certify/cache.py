@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import platformdirs
+
 from .. import strictjson
 from .policy import Expectation
 
@@ -40,7 +42,6 @@ def cache_dir() -> Path:
     env = os.environ.get("SKETCHPAD_CACHE_DIR")
     if env:
         return Path(env)
-    import platformdirs
 
     return Path(platformdirs.user_cache_dir("sketchpad")) / "certificates"
 

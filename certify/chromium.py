@@ -32,6 +32,7 @@ def available() -> str | None:
     if not os.path.exists(CHROMIUM):
         return f"{CHROMIUM} is absent (apt-get install -y chromium)"
     try:
+        # lazy: playwright is the [test] extra (the browser backend only)
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return "the playwright Python package is not installed"
@@ -55,7 +56,7 @@ def launch_options(webgpu: bool = False) -> dict:
 @contextlib.contextmanager
 def browser(webgpu: bool = False):
     """Yield a Playwright Browser on Debian's chromium."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # lazy: playwright is the [test] extra (the browser backend only)
 
     why = available()
     if why:

@@ -44,7 +44,9 @@ import json
 import math
 from dataclasses import dataclass, field
 
+from .. import views
 from ..version import __version__
+from .rows_table import table_json
 from .statement import PREDICATE_TYPE, STATEMENT_TYPE
 
 MARGIN_FLOOR = 1.0
@@ -67,8 +69,6 @@ class ViewSet:
 
 @functools.lru_cache(maxsize=1)
 def shipped_view_set() -> ViewSet:
-    from .. import views
-
     rows = views.load()
     return ViewSet(views.file_sha256(), len(rows), {r["view"].key(): r["step"].key() for r in rows})
 
@@ -89,6 +89,7 @@ class Expectation:
 
 def expect_from(stepper, compare_environment: bool = True) -> Expectation:
     """The expectation for a loaded stepper (sketchpad.model.loading.load_stepper)."""
+    # lazy: cold path, rows* (~15 ms) load for a verdict, not on `import sketchpad`
     from .rows import verdict_for
 
     rows = verdict_for(stepper)
@@ -269,8 +270,8 @@ def _environment(got, want: dict, v: Verdict) -> None:
 
 def rule_json() -> dict:
     """The rule's constants for JavaScript (web/generated/certificate-rule.json)."""
+    # lazy: onnx_stepper loads onnxruntime; the rule is read without it
     from ..model.onnx_stepper import BROWSER_CODE, LARGE_MAX_BATCH, LARGE_MODEL_BYTES, META
-    from .rows_table import table_json
 
     vs = shipped_view_set()
     return {

@@ -29,14 +29,21 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import math
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
 
+from .. import views as V
 from ..model.readout import steps_and_margins
+from ..progress import Eta
 from ..version import __version__
 from . import policy
+from .cache import suite_seed
+from .resume import Journal
+from .rows import NotRowIndependent, verdict_for
 from .statement import statement
 
 
@@ -103,11 +110,6 @@ def _bar(progress, total: int, done: int = 0):
 
         yield tick
         return
-    import sys
-
-    from tqdm import tqdm
-
-    from ..progress import Eta
 
     eta, count, last = Eta(total, done), [done], [time.perf_counter()]
     terminal = sys.stderr.isatty()
@@ -204,8 +206,6 @@ def certify(
     seed: the suite order's seed (default: this device's, certify/cache.py).
     resume: keep each chunk's results in this user's cache and reuse those an interrupted run
     of the same suite left (certify/resume.py); announce(line) says so."""
-    from .. import views as V
-    from .rows import NotRowIndependent, verdict_for
 
     rows = verdict_for(stepper)
     if rows is not None and not rows.ok:
@@ -216,8 +216,6 @@ def certify(
     views = [e["view"] for e in entries]
     expected = [e["step"] for e in entries]
     if seed is None and not batch_sizes:
-        from .cache import suite_seed
-
         seed = suite_seed()
     runs = compositions(stepper, len(views), seed, batch_sizes)
     journal = _journal(stepper, runs, len(views)) if resume else None
@@ -270,15 +268,10 @@ def long_suite(stepper) -> bool:
 
 
 def _journal(stepper, runs, n: int):
-    from . import policy
-    from .resume import Journal
-
     return Journal.open(policy.expect_from(stepper), runs, n)
 
 
 def _certificate(stepper, entries, views, expected, runs, results, seconds, drift, diff, seed, rows, started) -> dict:
-    from .. import views as V
-
     per_view, failed = [], []
     for i, (v, exp) in enumerate(zip(views, expected)):
         gots = [r[1][i] for r in results]

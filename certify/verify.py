@@ -18,13 +18,15 @@ can see, so it is not compared here, and its proof is `sketchpad certify --backe
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import strictjson
 from ..errors import InputError
 from ..model.loading import load_stepper, resolve_model_dir
-from . import policy
+from . import cache, policy
+from .rows import NotRowIndependent, check_export
 
 
 @dataclass
@@ -66,8 +68,8 @@ def model_dir_for(cert_path: Path, model_dir=None) -> Path:
 
 def browser_expectation(model_dir, gate: float) -> policy.Expectation:
     """What the page loads for a model, with the verifier's own verdict on its graph."""
+    # lazy: onnx_stepper loads onnxruntime; the verifier reads files without it
     from ..model.onnx_stepper import BROWSER_CODE, find_onnx_dir, read_export
-    from .rows import check_export
 
     manifest, meta, graph, _ = read_export(find_onnx_dir(model_dir), BROWSER_CODE)
     return policy.Expectation("browser", manifest.files, gate, None, check_export(graph, meta).as_dict())
@@ -97,16 +99,12 @@ def verify(cert_path, model_dir=None, backend: str | None = None, rerun: bool = 
 
 
 def _stderr(line: str) -> None:
-    import sys
-
     print(line, file=sys.stderr, flush=True)
 
 
 def _rerun(cert: dict, stepper, expect: policy.Expectation, report: Report) -> None:
     """This device's own suite: the proof, and whether the claim's steps agree with it."""
-    from . import cache
-    from .rows import NotRowIndependent
-    from .run import certify
+    from .run import certify  # lazy: the suite runner loads numpy and tqdm; only --rerun runs it
 
     try:
         mine = certify(stepper, seed=cache.suite_seed(), resume=True, announce=_stderr)

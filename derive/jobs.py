@@ -30,6 +30,6 @@ JOBS = [
     Job("expr-vectors", "web/golden/expr-vectors.json: the parsers' shared vectors", expr_vectors.files),
     Job("js", "web/generated/*.json: constants and the certificate rule for JS", js_constants.files),
 ] + [
-    Job(name, f"lean/Sketchpad/*.lean: job {name[5:]} of lean/gen_table.py", make, extras)
+    Job(name, f"lean/Sketchpad/*.lean: job {name[5:]} of derive/lean.py", make, extras)
     for name, make, extras in lean.jobs()
 ]

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import heapq
 
+import numpy as np
+
 
 def topological(model) -> int:
     """Re-order model.graph.node so that every input is made before it is read; returns how many
@@ -71,7 +73,7 @@ def dequantize_after_gather(model) -> int:
     """Gather(DequantizeLinear(q, s, z), idx) -> DequantizeLinear(Gather(q, idx), s, z) (and the
     same for GatherND) where q is an initializer and s, z are single values; returns how many
     were rewritten."""
-    from onnx import helper
+    from onnx import helper  # lazy: onnx is the [train] extra
 
     g = model.graph
     inits = {t.name: t for t in g.initializer}
@@ -103,7 +105,7 @@ def dequantize_after_gather(model) -> int:
 
 
 def _const(inits: dict, name: str):
-    from onnx import numpy_helper
+    from onnx import numpy_helper  # lazy: onnx is the [train] extra
 
     return numpy_helper.to_array(inits[name]) if name in inits else None
 
@@ -112,8 +114,7 @@ def integer_matmuls(model) -> int:
     """MatMul(DequantizeLinear(x, xs, xz), DequantizeLinear(w, ws, wz)) -> Mul(Cast(MatMulInteger(x,
     w, xz, wz)), xs * ws), where w is a 2-D int8 initializer, xs and xz single values and ws, wz
     per output column (axis 1) or single; returns how many were rewritten."""
-    import numpy as np
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import TensorProto, helper, numpy_helper  # lazy: onnx is the [train] extra
 
     g = model.graph
     inits = {t.name: t for t in g.initializer}

@@ -12,11 +12,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import onnxruntime as ort
 
 
 def ort_session(path, threads: int = 2):
-    import onnxruntime as ort
-
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1

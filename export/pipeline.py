@@ -16,15 +16,23 @@ import time
 from pathlib import Path
 
 import numpy as np
+import onnxruntime
+from tqdm import tqdm
 
+from sketchpad import views as V
 from sketchpad.digest import sha256_file
+from sketchpad.model.onnx_proto import read_model
+from sketchpad.progress import Stages
+from sketchpad.version import __version__
+
+from . import encoding, parity
+from . import variants as VAR
+from .variants import has_external_data
 
 FORMAT = "sketchpad-onnx/1"
 
 
 def _bar(total: int, desc: str):
-    from tqdm import tqdm
-
     return tqdm(total=total, disable=None, leave=False, unit="view", desc=desc)
 
 
@@ -35,7 +43,7 @@ def file_entry(path: Path) -> dict:
 def external_entries(graph_path: Path) -> dict:
     """{file name: {sha256, bytes}} of the external data files beside a graph (model.json names
     them so that a loader can refuse a tampered or incomplete one in one line)."""
-    from .onnx_graph import DATA_SUFFIX
+    from .onnx_graph import DATA_SUFFIX  # lazy: onnx_graph imports torch, the [train] extra
 
     data = Path(str(graph_path) + DATA_SUFFIX)
     return {data.name: file_entry(data)} if data.is_file() else {}
@@ -58,12 +66,9 @@ def export_model(
     beside out_dir (variants.variant_dir).  external: weights in model.onnx.data (None: when
     they exceed onnx_graph.EMBED_LIMIT).
     """
-    from sketchpad import views as V
-    from sketchpad.progress import Stages
 
-    from . import encoding, parity, source
-    from . import variants as VAR
-    from .onnx_graph import export_module
+    from . import encoding, parity, source  # lazy: source imports torch, the [train] extra
+    from .onnx_graph import export_module  # lazy: onnx_graph imports torch, the [train] extra
 
     for v in variants:
         if v not in VAR.VARIANTS:
@@ -115,10 +120,6 @@ def export_model(
 def export_variants(onnx_dir, variants: tuple[str, ...], log=lambda msg: None) -> dict:
     """Variants of an existing float32 export, without PyTorch: each is compared with the float32
     graph's own logits on V (`sketchpad export --variants-only`)."""
-    from sketchpad import views as V
-    from sketchpad.progress import Stages
-
-    from . import encoding, parity
 
     out = Path(onnx_dir)
     meta = json.loads((out / "model.json").read_text())
@@ -138,9 +139,6 @@ def export_variants(onnx_dir, variants: tuple[str, ...], log=lambda msg: None) -
 
 
 def _variant(name, out, meta32, ids, view_list, ref_logits, against, log) -> dict:
-    from . import parity
-    from . import variants as VAR
-
     d = VAR.variant_dir(out, name)
     path = VAR.make(name, out / meta32["onnx"], d, ids, log)
     log(_written(path))
@@ -161,10 +159,6 @@ def _variant(name, out, meta32, ids, view_list, ref_logits, against, log) -> dic
 
 
 def _conversion(name: str) -> dict:
-    import onnxruntime
-
-    from . import variants as VAR
-
     tool = f"onnxruntime {onnxruntime.__version__}"
     if name == "float16":
         return {"tool": f"{tool}: transformers.float16.convert_float_to_float16", "keep_io_types": True}
@@ -179,7 +173,6 @@ def _conversion(name: str) -> dict:
 
 def _batch(graph: Path) -> int:
     """Views per ONNX Runtime run in the parity check: all of V for a small graph, 64 for a large one."""
-    from .variants import has_external_data
 
     return 64 if has_external_data(graph) or graph.stat().st_size > (256 << 20) else 4096
 
@@ -191,22 +184,17 @@ def _written(path: Path) -> str:
 
 
 def _opset(path: Path) -> int:
-    from sketchpad.model.onnx_proto import read_model
-
     opsets = read_model(path.read_bytes()).get("opsets") or {}
     return int(opsets.get("", opsets.get("ai.onnx", 0))) if isinstance(opsets, dict) else 0
 
 
 def _torch_version() -> str:
-    import torch
+    import torch  # lazy: torch is the [train] extra
 
     return f"torch.onnx dynamo exporter, torch {torch.__version__}"
 
 
 def _meta(onnx_path: Path, dtype: str, table, steps, description, exporter: str, report) -> dict:
-    from sketchpad import views as V
-    from sketchpad.version import __version__
-
     return {
         "format": FORMAT,
         "tool_version": __version__,

@@ -38,7 +38,7 @@ def causal_conv1d_taps(hidden_states, weight, bias=None, activation=None, **kwar
     if bias is not None:
         out = out + bias[:, None]
     if activation is not None:
-        from transformers.activations import ACT2FN
+        from transformers.activations import ACT2FN  # lazy: transformers is the [train] extra
 
         out = ACT2FN[activation](out)
     return out.to(hidden_states.dtype)
@@ -68,7 +68,7 @@ def one_chunk_delta_rule(
         key = key.repeat_interleave(num_v_heads // num_k_heads, dim=2)
     query, key, value, beta, decay = [x.transpose(1, 2).to(torch.float32) for x in (query, key, value, beta, g)]
     if use_qk_l2norm_in_kernel:
-        from transformers.models.qwen3_5.modeling_qwen3_5 import l2norm
+        from transformers.models.qwen3_5.modeling_qwen3_5 import l2norm  # lazy: transformers is the [train] extra
 
         query, key = l2norm(query, dim=-1, eps=1e-6), l2norm(key, dim=-1, eps=1e-6)
     query = query * query.shape[-1] ** -0.5
@@ -95,7 +95,7 @@ def one_chunk_delta_rule(
 def single_chunk_deltanet():
     """Swap the two functions for their export forms while the graph is traced."""
     try:
-        import transformers.models.qwen3_5.modeling_qwen3_5 as qwen35
+        import transformers.models.qwen3_5.modeling_qwen3_5 as qwen35  # lazy: transformers is the [train] extra
     except ImportError:  # an older transformers: nothing to patch
         yield
         return
@@ -112,6 +112,7 @@ def last_query_layer_forward(layer):
     the last position: the step is read there, so the other positions' queries, attention
     outputs and MLP rows of this layer are never used.  Keys and values still come from every
     position.  The result at the last position is the same sum in another order."""
+    # lazy: transformers is the [train] extra
     from transformers.models.qwen3_5.modeling_qwen3_5 import apply_rotary_pos_emb, repeat_kv
 
     attn = layer.self_attn

@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 
 from sketchpad.model.backbone import forward_logits
+from sketchpad.model.torch_stepper import load as load_torch
 
 
 class GatedStepLogits(torch.nn.Module):
@@ -88,7 +89,6 @@ class Handle:
 
 def load(model_dir) -> Handle:
     """A model directory as the torch backend loads it (sketchpad.model.torch_stepper)."""
-    from sketchpad.model.torch_stepper import load as load_torch
 
     st = load_torch(model_dir, gate=1.0)
     return Handle(st.model, st.gate, st.vocab, describe_model(st))

@@ -22,10 +22,14 @@ and is never used (the loaders refuse it like any failing model).
 from __future__ import annotations
 
 import gc
+import logging
 import tempfile
 from pathlib import Path
 
 import numpy as np
+from tqdm import tqdm
+
+from .graph_edit import dequantize_after_gather, integer_matmuls, topological
 
 VARIANTS = ("float16", "int8")
 INT8_OPS = ("MatMul", "Gemm", "Gather")
@@ -55,9 +59,7 @@ def make(name: str, src_graph: Path, dst_dir: Path, ids: np.ndarray, log=lambda 
 
 
 def _save(model, path: Path, external: bool) -> None:
-    import onnx
-
-    from .graph_edit import topological
+    import onnx  # lazy: onnx is the [train] extra
 
     topological(model)
     if external:
@@ -67,7 +69,9 @@ def _save(model, path: Path, external: bool) -> None:
 
 
 def float16(src_graph: Path, dst: Path) -> Path:
-    import onnx
+    import onnx  # lazy: onnx is the [train] extra
+
+    # lazy: this onnxruntime tool imports onnx, the [train] extra
     from onnxruntime.transformers.float16 import convert_float_to_float16
 
     external = has_external_data(src_graph)
@@ -95,8 +99,8 @@ class _Views:
 
 def calibrate(src_graph: Path, ids: np.ndarray, cache: Path, log=lambda m: None) -> None:
     """MinMax ranges of every tensor the int8 quantiser needs, over every view of V, to `cache`."""
+    # lazy: onnxruntime's quantizer imports onnx, the [train] extra
     from onnxruntime.quantization import CalibrationMethod, create_calibrator, save_tensors_data
-    from tqdm import tqdm
 
     with tempfile.TemporaryDirectory(prefix="sketchpad-calibrate-") as tmp:
         calibrator = create_calibrator(
@@ -120,12 +124,10 @@ def _small(src_graph: Path) -> bool:
 
 
 def int8(src_graph: Path, dst: Path, ids: np.ndarray, log=lambda m: None) -> Path:
-    import logging
+    import onnx  # lazy: onnx is the [train] extra
 
-    import onnx
+    # lazy: onnxruntime's quantizer imports onnx, the [train] extra
     from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
-
-    from .graph_edit import dequantize_after_gather, integer_matmuls, topological
 
     external = has_external_data(src_graph)
     with tempfile.TemporaryDirectory(prefix="sketchpad-int8-") as tmp:

@@ -31,6 +31,10 @@ import Sketchpad.Shipped
 import Sketchpad.GoldenCheck
 import Sketchpad.ShippedSeq
 import Sketchpad.ShippedPar
+import Sketchpad.ShippedMul
+import Sketchpad.ShippedParMul
+import Sketchpad.ShippedMulNode
+import Sketchpad.ShippedMulSteps
 import Sketchpad.GoldenSeq
 import Sketchpad.GoldenPar1
 import Sketchpad.GoldenPar2

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -30,6 +31,8 @@ import tomllib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+
+from generate import mutants as generated
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTANTS = Path(__file__).with_name("mutants.toml")
@@ -166,8 +169,6 @@ def main(argv=None) -> int:
     ap.add_argument("--sample", type=int, help="with --full: run only this many, evenly spaced over the list")
     args = ap.parse_args(argv)
     if args.full:
-        from generate import mutants as generated
-
         if not args.tests:
             ap.error("--full needs --tests")
         mutants = [Mutant(**m) for f in args.full for m in generated(f.resolve(), ROOT, args.tests)]
@@ -198,16 +199,14 @@ def main(argv=None) -> int:
 
 
 def _markdown(path: Path, args, mutants: list, survivors: list, took: float, generated_count: int) -> None:
-    import os as _os
-    import platform
 
-    load = " / ".join(f"{x:.1f}" for x in _os.getloadavg())
+    load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     lines = [
         f"# Mutation score: {', '.join(str(f) for f in args.full)}",
         "",
         f"{len(mutants) - len(survivors)} / {len(mutants)} generated mutants killed"
         + (f" (an even sample of the {generated_count} generated) " if generated_count > len(mutants) else " ")
-        + f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {_os.cpu_count()} cores, "
+        + f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {platform.machine()}, {os.cpu_count()} cores, "
         f"load average {load} at the end, {took:.0f} s).",
         "",
         "Command: `python mutation/harness.py --full "

@@ -42,8 +42,8 @@ class Arithmetic:
             raise InputError(f"unknown operation {op!r}; known: {', '.join(OPS)}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             raise InputError(f"{op} needs integers, got {[type(a).__name__ for a in args]}")
-        from .procedures import operand_of
-        from .sheet import Worksheet
+        from .procedures import operand_of  # lazy: numpy, as solve.py's
+        from .sheet import Worksheet  # lazy: numpy, as solve.py's
 
         arity = OPERATIONS[op][2]
         if len(args) != arity:
@@ -52,7 +52,7 @@ class Arithmetic:
         return start(ws, op, [operand_of(a, ws.store) for a in args], self.limits)
 
     def _record(self, ops, outs, run, group):
-        from .procedures import Num
+        from .procedures import Num  # lazy: numpy, as solve.py's
 
         values = [o.value() if isinstance(o, Num) else tuple(n.value() for n in o) for o in outs]
         c = run.counters
@@ -65,7 +65,7 @@ class Arithmetic:
 
     def _run(self, op: str, *args: int):
         gen = self._start(op, args)
-        from .runtime import Run
+        from .runtime import Run  # lazy: numpy, as solve.py's
 
         run = Run(self._stepper, parallel=self.parallel)
         return self._record([(op, args)], [run.drive(gen)], run, None)[0]
@@ -85,7 +85,7 @@ class Arithmetic:
         gens = [self._start(op, args) for op, args in ops]
         if len(gens) == 1:
             return [self._run(ops[0][0], *ops[0][1])]
-        from .runtime import Run, together
+        from .runtime import Run, together  # lazy: numpy, as solve.py's
 
         self._groups += 1
         run = Run(self._stepper, parallel=self.parallel)

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib.metadata as md
 import json
 import math
+import os
 import platform
 import statistics
 import sys
 import time
 from pathlib import Path
+
+from tqdm import tqdm
 
 from .errors import InputError, SketchpadError
 from .model.environment import machine
@@ -84,8 +88,6 @@ def run_set(problems: list[dict], solve_fn, progress: bool = True) -> list[dict]
     rows = []
     items = problems
     if progress:
-        from tqdm import tqdm
-
         items = tqdm(problems, desc="solving", unit="problem")
     for p in items:
         want = python_answer(p["expr"])
@@ -142,15 +144,12 @@ def markdown(set_name: str, backend: str, s: dict, env: dict) -> str:
 
 
 def environment() -> dict:
-    import importlib.metadata as md
-
     versions = []
     for pkg in ("torch", "transformers", "peft", "onnxruntime"):
         try:
             versions.append(f"{pkg} {md.version(pkg)}")
         except md.PackageNotFoundError:
             pass
-    import os
 
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else ""
     return {

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import contextlib
 
+from .certify.browser_backend import page_for
 from .certify.certified import Uncertified
 from .errors import InputError, StepperFault
+from .model.loading import resolve_model_dir
+from .server.live import page_server
 
 LOAD_JS = """async ([provider, allowUncertified]) => {
   const { loadModel, loadViewSet } = await import('/onnx_stepper.js');
@@ -48,10 +51,6 @@ SOLVE_JS = """async ([expr, parallel]) => {
 
 class BrowserSolver:
     def __init__(self, model=None, parallel: bool = True, provider: str = "wasm", allow_uncertified: bool = False):
-        from .certify.browser_backend import page_for
-        from .model.loading import resolve_model_dir
-        from .server.live import page_server
-
         d = resolve_model_dir(model)
         self.parallel = parallel
         self._stack = contextlib.ExitStack()

@@ -24,6 +24,7 @@ HALTS, OUTSIDE, MISS = -1, -2, -3  # the step halts the scan; it names a state o
 ROUNDS = 6  # at most this many irregular columns per row before the loop is cheaper
 TAIL = 8  # columns walked on from an irregular column before another round
 SMALL = 64  # rows of at most this many columns: a plain Python walk is cheaper than numpy
+FEW = 16  # irregular chains of at most this many rows (a product's digits): walked in Python too
 
 
 class Chains:
@@ -60,7 +61,7 @@ def follow(ch: Chains):
     inside = np.arange(L - 1) < (ch.lengths[:, None] - 1)
     irregular = odd[ch.kinds] & inside
     if int(irregular.sum(axis=1).max()) > ROUNDS:
-        return _loop(ch, L)
+        return _walk(ch, L) if S <= FEW else _loop(ch, L)
     return _resets(ch, L, ident, irregular)
 
 
@@ -107,28 +108,34 @@ def _loop(ch: Chains, L: int):
 def _resets(ch: Chains, L: int, ident, irregular=None):
     """The class at column j is the value of the last column at or before j that resets it
     (column 0: its own class; a constant column: its constant; a resolved irregular column:
-    its class under the state it was entered in); identity columns pass it on."""
+    its class under the state it was entered in); identity columns pass it on.  Indices are
+    flat (row * L + column, int32) so that the running maximum reads `val` in one gather."""
     S = len(ch.first)
     cls = ch.classes
     cols = np.arange(L)
     val = np.empty((S, L), dtype=np.int16)
     val[:, 0] = ch.first
-    val[:, 1:] = cls[:, 0][ch.kinds]
-    reset = np.ones((S, L), dtype=bool)
+    val[:, 1:] = cls[:, 0].astype(np.int16)[ch.kinds]
+    reset = np.empty((S, L), dtype=bool)
+    reset[:, 0] = True  # column 0 always resets: a running maximum never crosses rows
     if ident is not None:
-        reset[:, 1:] = ~ident[ch.kinds]
+        reset[:, 1:] = (~ident)[ch.kinds]
+    else:
+        reset[:, 1:] = True
     if irregular is not None:
         reset[:, 1:] &= ~irregular
         pending = np.zeros((S, L), dtype=bool)
         pending[:, 1:] = irregular
-    inside = cols < ch.lengths[:, None]
-    rows = np.arange(S)
+    flat = _flat(S * L).reshape(S, L)
+    vflat = val.reshape(-1)
+    idx = np.empty_like(flat)
     while True:
-        idx = np.where(reset, cols, 0)
+        np.multiply(reset, flat, out=idx)  # a reset column's own flat index, 0 elsewhere
         np.maximum.accumulate(idx, axis=1, out=idx)
-        at = np.take_along_axis(val, idx, axis=1)  # class of the followed step at each column
-        ends = (at < 0) & inside
-        t = np.where(ends.any(axis=1), ends.argmax(axis=1), ch.lengths)  # first column that ends, or the length
+        at = vflat[idx]  # class of the followed step at each column
+        ends = at < 0
+        # the first column that ends (columns past a row's length count only if none inside ends)
+        t = np.minimum(np.where(ends.any(axis=1), ends.argmax(axis=1), L), ch.lengths)
         if irregular is None or not pending.any():
             break
         j_irr = np.where(pending.any(axis=1), pending.argmax(axis=1), L)
@@ -152,45 +159,50 @@ def _resets(ch: Chains, L: int, ident, irregular=None):
         if len(seg) == 0:
             break  # every walk ended: `at` and `t` are exact
     last = np.minimum(t, ch.lengths - 1)
-    term = at[rows, last]
-    states = np.full((S, L), -1, dtype=np.int8)
-    on_path = (cols >= 1) & (cols <= last[:, None])
-    prev = np.empty((S, L), dtype=np.int16)
-    prev[:, 0] = -1
-    prev[:, 1:] = at[:, :-1]
-    states[on_path] = prev[on_path]
+    term = at[np.arange(S), last]
+    states = np.empty((S, L), dtype=np.int8)
+    states[:, 0] = -1
+    states[:, 1:] = at[:, :-1]
+    np.putmask(states, cols > last[:, None], -1)  # on the path: columns 1..last
     return states, last, term
 
 
-def follow_row(first: int, classes: np.ndarray, kinds: np.ndarray, length: int):
+def follow_row(first: int, classes: np.ndarray, kinds: np.ndarray | None, length: int):
     """One row's chain (a scan of a speculative block), as `follow` for S = 1: (states of
-    columns 0..last, last, term)."""
+    columns 0..last, last, term).  kinds None: column j's kind is j - 1 (a class per column)."""
     L, n = length, classes.shape[1]
-    ch = Chains(classes, kinds[None, : L - 1], [first], [L])
+    if kinds is None:
+        kinds = _COLUMNS[: L - 1] if L - 1 <= len(_COLUMNS) else np.arange(L - 1)
+        per_column = classes[: L - 1]
+    else:
+        per_column = None
     if L <= SMALL or n > 2:
-        states, last, term = follow(ch)
+        states, last, term = follow(Chains(classes, kinds[None, : L - 1], [first], [L]))
         return states[0, : int(last[0]) + 1], int(last[0]), int(term[0])
-    cols = np.arange(L)
+    if per_column is None:
+        per_column = classes[kinds[: L - 1]]
     val = np.empty(L, dtype=np.int16)
     val[0] = first
-    val[1:] = classes[kinds[: L - 1], 0]
+    val[1:] = per_column[:, 0]
     if n == 1:
         reset, pending = None, []
     else:
-        const = classes[:, 0] == classes[:, 1]
-        ident = (classes[:, 0] == 0) & (classes[:, 1] == 1)
-        reset = np.ones(L, dtype=bool)
-        k = kinds[: L - 1]
-        reset[1:] = const[k]
-        pending = (np.flatnonzero(~(const | ident)[k]) + 1).tolist()
+        c0, c1 = per_column[:, 0], per_column[:, 1]
+        reset = np.empty(L, dtype=bool)
+        reset[0] = True
+        np.equal(c0, c1, out=reset[1:])  # constant: the column resets the state
+        odd = (c0 != 0) | (c1 != 1)  # not the identity...
+        odd &= ~reset[1:]  # ...and not constant: irregular
+        pending = (np.flatnonzero(odd) + 1).tolist()
         if len(pending) > ROUNDS:
-            states, last, term = _loop(ch, L)
+            states, last, term = _loop(Chains(classes, kinds[None, : L - 1], [first], [L]), L)
             return states[0, : int(last[0]) + 1], int(last[0]), int(term[0])
+    idx = np.empty(L, dtype=np.int32)
     while True:
         if reset is None:
             at = val
         else:
-            idx = np.where(reset, cols, 0)
+            np.multiply(reset, _COLUMNS[:L] if L <= len(_COLUMNS) else np.arange(L), out=idx)
             np.maximum.accumulate(idx, out=idx)
             at = val[idx]  # class of the followed step at each column
         ends = np.flatnonzero(at < 0)
@@ -205,3 +217,20 @@ def follow_row(first: int, classes: np.ndarray, kinds: np.ndarray, length: int):
     states[0] = -1
     states[1:] = at[:last]
     return states, last, int(at[last])
+
+
+_COLUMNS = np.arange(1 << 16, dtype=np.int32)  # column indices, sliced (no arange per row)
+FLAT_KEPT = 1 << 22  # at most 16 MB kept
+_FLAT: list = [np.arange(0, dtype=np.int32)]  # flat indices 0..n-1, read-only, kept for the next level
+
+
+def _flat(n: int) -> np.ndarray:
+    """0..n-1 (int32, or int64 past 2**31), a prefix of one array kept between calls (each level
+    of a product's sum reads it: no new array and its page faults per level)."""
+    if n > FLAT_KEPT:
+        return np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
+    if len(_FLAT[0]) < n:
+        a = np.arange(min(max(n, 2 * len(_FLAT[0])), FLAT_KEPT), dtype=np.int32)
+        a.flags.writeable = False
+        _FLAT[0] = a
+    return _FLAT[0][:n]

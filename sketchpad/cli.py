@@ -13,6 +13,7 @@ import importlib
 import pkgutil
 import sys
 
+from . import commands
 from .errors import SketchpadError
 from .extras import from_import_error
 from .version import __version__
@@ -39,7 +40,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sketchpad {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_CommandParser)
-    from . import commands
 
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{info.name}").register(sub)

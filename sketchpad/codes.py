@@ -154,6 +154,18 @@ def views_of(ops, a, b, c) -> np.ndarray:
     return out
 
 
+def distinct_sorted(codes: np.ndarray) -> np.ndarray:
+    """The distinct values of a small integer array, ascending (np.unique, without its
+    per-call overhead: a sort and a comparison)."""
+    s = np.sort(codes)
+    if len(s) > 1:
+        keep = np.empty(len(s), dtype=bool)
+        keep[0] = True
+        np.not_equal(s[1:], s[:-1], out=keep[1:])
+        s = s[keep]
+    return s
+
+
 def view_of(code: int) -> View:
     code = int(code)
     if code >= N_BASE_VIEWS:
@@ -165,7 +177,18 @@ def view_of(code: int) -> View:
 
 
 def views_from_codes(codes) -> list[View]:
-    return [view_of(c) for c in np.asarray(codes).tolist()]
+    """View objects for view codes (a list stepper's input); each made once (a View is
+    immutable), so a batch's views cost a dictionary lookup each."""
+    made, out = _VIEWS_MADE, []
+    for c in np.asarray(codes).tolist():
+        v = made.get(c)
+        if v is None:
+            v = made[c] = view_of(c)
+        out.append(v)
+    return out
+
+
+_VIEWS_MADE: dict = {}
 
 
 def codes_of_views(views) -> np.ndarray:
@@ -178,7 +201,11 @@ def step_codes_of(steps, n: int) -> np.ndarray:
     if not isinstance(steps, (list, tuple)) or len(steps) != n:
         got = len(steps) if isinstance(steps, (list, tuple)) else type(steps).__name__
         raise StepperFault(f"stepper returned {got} steps for {n} views")
-    return np.fromiter((step_code(s) for s in steps), dtype=np.int32, count=n)
+    try:  # the usual case: every step one of the alphabet's, a dictionary lookup each
+        codes = [STEP_CODE[s] for s in steps]
+    except (KeyError, TypeError):  # a step outside the alphabet, or not a Step: one by one
+        codes = [step_code(s) for s in steps]
+    return np.array(codes, dtype=np.int32)
 
 
 def checked_step_codes(codes, n: int) -> np.ndarray:

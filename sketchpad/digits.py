@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 _CHUNK = 4000
+_LIMIT = 10**_CHUNK  # computed once: to_digits runs for every operand of every operation
 
 
 def to_int(digits: str) -> int:
@@ -15,7 +16,7 @@ def to_int(digits: str) -> int:
 def to_digits(n: int) -> str:
     """Decimal digits of |n|."""
     n = abs(n)
-    if n < 10**_CHUNK:
+    if n < _LIMIT:
         return str(n)
     k = max(1, (n.bit_length() * 3 // 10) // 2)
     hi, lo = divmod(n, 10**k)

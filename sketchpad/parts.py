@@ -20,8 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .batch_steps import BatchSteps, StepRow
 from .codes import view_of, views_from_codes
-from .sheet import BatchSteps, StepRow
 from .symbols import ADD, ADD2, BLANK, CMP_EQ, CMP_GT, CMP_LT, DIGITS, INC, SUB, ZT, View
 
 # Parallel (carry-select) mode: a scan presents every column at once, under every state the

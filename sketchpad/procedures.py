@@ -167,6 +167,7 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
     batch per column), then the rows added in, each shifted one more column."""
     partial = []
     gens = []
+    sheet.store.reserve(3 * x.width() * y.width() // 2)  # about the cells it writes (rows of one digit share theirs)
     for j in range(y.width()):
         carry = sheet.row("carry", j)
         row = sheet.row(f"x{y.sym(j)}", j)

@@ -32,7 +32,7 @@ def rss_bytes() -> int | None:
 def peak_rss_bytes() -> int | None:
     """The largest resident set this process has had (None where getrusage is not available)."""
     try:
-        import resource
+        import resource  # lazy: resource is Unix-only (None where it is missing)
     except ImportError:
         return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

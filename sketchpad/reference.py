@@ -128,9 +128,9 @@ class ReferenceStepper:
 
     def step_codes(self, codes):
         """Step codes (numpy) for view codes (numpy): sketchpad/codes.py."""
-        import numpy as np
+        import numpy as np  # lazy: numpy; the package loads this module, --help loads nothing heavy
 
-        from .codes import step_code, view_of
+        from .codes import step_code, view_of  # lazy: numpy, as above
 
         table = _table()
         out = table[codes]
@@ -165,9 +165,9 @@ _TABLE: list = []
 def _table():
     """view code -> step code of the reference stepper (-1: not asked yet), a numpy array."""
     if not _TABLE:
-        import numpy as np
+        import numpy as np  # lazy: numpy, as in step_codes
 
-        from .codes import N_VIEWS
+        from .codes import N_VIEWS  # lazy: numpy, as above
 
         _TABLE.append(np.full(N_VIEWS, -1, dtype=np.int32))
     return _TABLE[0]

@@ -26,11 +26,11 @@ from typing import Protocol
 
 import numpy as np
 
-from .codes import N_VIEWS, STEPS, checked_step_codes, step_codes_of, view_code, views_from_codes
+from .batch_steps import BatchSteps, StepRow
+from .codes import N_VIEWS, STEPS, checked_step_codes, distinct_sorted, step_codes_of, view_code, views_from_codes
 from .errors import StepperFault
 from .parts import FAMILIES, MUL_CARRIES, PARALLEL, RUN_COUNTERS, SPECULATION, Answered, Ask, Presented, Probe
 from .scans import scan, select_probes, sign_code
-from .sheet import BatchSteps, StepRow
 from .symbols import HALT, Step, View
 
 SMALL = 4096  # up to this many codes, the distinct views of a batch by sorting, above by a mark table
@@ -196,7 +196,7 @@ class Run:
         if self.dedup:  # the distinct views of the batch, from each kind of part's distinct views
             distinct = _concat([kind.distinct_all([parts[k] for k in ks]) for kind, ks in kinds.items()])
             if len(distinct) <= SMALL:
-                asked = np.unique(distinct)
+                asked = distinct_sorted(distinct)
             else:
                 mark = np.zeros(N_VIEWS, dtype=bool)  # a view's code marks it
                 mark[distinct] = True

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .batch_steps import BatchSteps, StepRow
 from .chains import HALTS, MISS, OUTSIDE, Chains, follow, follow_row
 from .codes import (
     BLANK_CODE,
@@ -34,7 +35,8 @@ from .codes import (
 )
 from .errors import StepperFault
 from .parts import FAMILIES, MUL_CARRIES, PARALLEL, SPECULATION, Ask, Presented, Probe
-from .sheet import BatchSteps, Row, Sheet, StepRow
+from .patterns import Pattern, cells_key, same_cells, state_base, state_codes
+from .sheet import Row, Sheet
 from .symbols import MUL, SCAN_OPS, View
 
 
@@ -105,74 +107,13 @@ def _write_followed(out, carry, start: int, batch: BatchSteps, rows: np.ndarray)
     cols = np.arange(start, start + len(rows))
     if out is not None:
         keep = STEP_SYM[codes] != BLANK_CODE
-        Sheet.write_steps(out, cols[keep], batch, rows[keep], "sym")
+        if keep.all():  # every column has a symbol (the usual case)
+            Sheet.write_steps(out, cols, batch, rows, "sym")
+        else:
+            Sheet.write_steps(out, cols[keep], batch, rows[keep], "sym")
     if carry is not None:
         keep = STEP_FLAG[codes] != BLANK_CODE
         Sheet.write_steps(carry, cols[keep] + 1, batch, rows[keep], "flag")
-
-
-class Pattern:
-    """The views of columns start..limit-1 of a row: the first column under (op, first carry),
-    every other under every state.  Column j >= 1 presents (state, x, y) for each state, so the
-    distinct views are the distinct (x, y) symbol pairs of the columns ("kinds") under every
-    state: kind[j-1] is column j's kind, grid[kind, k] its view code under states[k]."""
-
-    __slots__ = ("first", "kind", "grid", "w", "n")
-
-    def __init__(self, op: str, x: Row, y: Row | None, fixed, first_carry: int, start: int, limit: int, states):
-        a = x.syms(start, limit)
-        if y is not None:
-            b = y.syms(start, limit)
-        else:
-            b = np.empty(limit - start, dtype=np.uint8)
-            b.fill(fixed.code if fixed is not None else BLANK_CODE)
-        self.w, self.n = limit - start, len(states)
-        self.first = code4(OP[op], int(a[0]), int(b[0]), first_carry)
-        if self.w <= 64:  # short: in Python
-            kinds: dict = {}
-            self.kind = np.array(
-                [kinds.setdefault(p, len(kinds)) for p in zip(a[1:].tolist(), b[1:].tolist())], np.int32
-            )
-            ops = [(OP[o], SYM[c]) for o, c in states]
-            grid = [code4(o, ka, kb, c) for ka, kb in kinds for o, c in ops]
-            self.grid = np.array(grid, dtype=np.int32).reshape(len(kinds), len(states))
-            return
-        base = NSYM if len(SYMBOLS) == NSYM else 256  # every symbol below NSYM unless a wrong stepper's
-        pairs = a[1:].astype(np.int32) * base + b[1:]
-        if base == NSYM and len(pairs) > 64:
-            seen = np.bincount(pairs, minlength=NSYM * NSYM)
-            kinds = np.flatnonzero(seen)
-            where = np.empty(NSYM * NSYM, dtype=np.int32)
-            where[kinds] = np.arange(len(kinds), dtype=np.int32)
-            self.kind = where[pairs]
-        else:
-            kinds, kind = np.unique(pairs, return_inverse=True)
-            self.kind = kind.astype(np.int32).reshape(-1)
-        so, sc = _state_codes(states)
-        self.grid = views_of(so, (kinds // base)[:, None], (kinds % base)[:, None], sc)
-
-    def distinct(self) -> np.ndarray:
-        return np.concatenate([np.array([self.first], dtype=np.int32), self.grid.ravel()])
-
-    def codes(self) -> np.ndarray:
-        """Every presented view code, in order: the first column, then column by column."""
-        return np.concatenate([np.array([self.first], dtype=np.int32), self.grid[self.kind].ravel()])
-
-    def size(self) -> int:
-        return 1 + (self.w - 1) * self.n
-
-
-_STATE_CODES: dict = {}
-
-
-def _state_codes(states) -> tuple:
-    """(operation codes, carry codes) of a family's states, as rows to broadcast."""
-    got = _STATE_CODES.get(states)
-    if got is None:
-        so = np.array([[OP[o] for o, _ in states]], dtype=np.int32)
-        sc = np.array([[SYM[c] for _, c in states]], dtype=np.int32)
-        got = _STATE_CODES[states] = (so, sc)
-    return got
 
 
 def _grid_where(x, y, carry, fixed, start: int, limit: int, n: int) -> list:
@@ -221,14 +162,38 @@ class SelectScan:
         """The distinct views of many scans; scans that present the same pattern (the partial
         products of one digit of a product) share it."""
         shared: dict = {}
+        same: list = []
+        many = len(parts) > 1
         for p in parts:
-            key = (p.op, id(p.x), id(p.y), p.fixed.code if p.fixed is not None else -1, p.first_carry)
+            key = (p.op, cells_key(p.x, p, many), cells_key(p.y, p, many))
+            key += (p.fixed.code if p.fixed is not None else -1, p.first_carry)
             key += (p.start, p.limit, p.states, p.carry is not None)
             got = shared.get(key)
+            if got is not None and got is not p and many and not same_cells(p, got):
+                key += (id(p),)  # the same fingerprint, other cells
+                got = None
             if got is None:
-                shared[key] = got = p.pattern
-            p._pattern = got
-        return np.concatenate([pat.distinct() for pat in shared.values()])
+                shared[key] = p
+            else:
+                same.append((p, got))
+        fresh: dict = {}  # long scans whose patterns are not made yet, by operation, family and store
+        if len(SYMBOLS) == NSYM:  # (a wrong stepper's symbols outside the alphabet: one by one)
+            for p in shared.values():
+                if p._pattern is None and p.limit - p.start > 64:
+                    fresh.setdefault((p.op, p.states, id(p.x.store)), []).append(p)
+        for group in fresh.values():
+            if len(group) > 1:
+                Pattern.many(group)
+        for p, got in same:
+            p._pattern = got.pattern
+        firsts, out, grids = [], [], set()
+        for p in shared.values():
+            pat = p.pattern
+            firsts.append(pat.first)
+            if id(pat.grid) not in grids:  # a grid shared by many patterns: its views once
+                grids.add(id(pat.grid))
+                out.append(pat.grid.ravel())
+        return np.concatenate([np.array(firsts, dtype=np.int32)] + out)
 
     def codes(self) -> np.ndarray:
         return self.pattern.codes()
@@ -306,46 +271,73 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
             index[id(p.pattern)] = (len(pats), p)
             pats.append(p.pattern)
     U = len(pats)
-    offsets = np.cumsum([0] + [len(pat.grid) for pat in pats])
-    rows = np.zeros((int(offsets[-1]), n), dtype=np.int32)
-    classes = np.full((int(offsets[-1]), n), HALTS, dtype=np.int8)
-    firsts = np.empty(U, dtype=np.int32)
-    first_cls = np.empty(U, dtype=np.int16)
-    kinds = np.zeros((U, max(L - 1, 0)), dtype=np.int32)
-    for u, pat in enumerate(pats):
+    grids: dict = {}  # a grid (shared by patterns made together) -> (its first row in the tables, a pattern)
+    K = 0
+    for pat in pats:
+        key = (id(pat.grid), index[id(pat)][1].carry is not None)
+        if key not in grids:
+            grids[key] = (K, pat)
+            K += len(pat.grid)
+    rows = np.zeros((K, n), dtype=np.int32)
+    classes = np.full((K, n), HALTS, dtype=np.int8)
+    for lo, pat in grids.values():
         p = index[id(pat)][1]
         st = state_table(p.states, p.carry is not None)  # the scan's own family of states
-        lo, hi = offsets[u], offsets[u + 1]
-        r = rows[lo:hi, : pat.n] = lookup[pat.grid]
-        classes[lo:hi, : pat.n] = st[batch.steps[r]]
-        firsts[u] = lookup[pat.first]
-        first_cls[u] = st[batch.steps[firsts[u]]]
-        kinds[u, : pat.w - 1] = pat.kind + lo
+        r = rows[lo : lo + len(pat.grid), : pat.n] = lookup[pat.grid]
+        classes[lo : lo + len(pat.grid), : pat.n] = st[batch.steps[r]]
+    firsts = lookup[np.array([pat.first for pat in pats], dtype=np.int32)]
+    first_cls = np.empty(U, dtype=np.int16)
+    kinds = np.zeros((U, max(L - 1, 0)), dtype=np.int32)
+    tables = {}  # each family's state table, and the patterns that read it
+    for u, pat in enumerate(pats):
+        p = index[id(pat)][1]
+        key = (p.states, p.carry is not None)
+        tables.setdefault(key, []).append(u)
+        np.add(pat.kind, grids[id(pat.grid), key[1]][0], out=kinds[u, : pat.w - 1])
+    for (states_, has_carry), us in tables.items():
+        first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
     lengths = np.array([pat.w for pat in pats])
     states, last, term = follow(Chains(classes, kinds, first_cls, lengths))
+    # (kind, state) -> flat index into the batch's small tables; the followed steps' output
+    # rows and which of them have a symbol (a flag) to write, by one gather each
+    at = kinds * n
+    at += np.maximum(states[:, 1:], 0)
     followed = np.empty((U, L), dtype=np.int32)  # the stepper output row of each followed step
     followed[:, 0] = firsts
-    followed[:, 1:] = rows.reshape(-1)[kinds * n + np.maximum(states[:, 1:], 0)]
-    on = np.arange(L) <= last[:, None]
-    codes = batch.steps[followed]
+    followed[:, 1:] = rows.reshape(-1)[at]
+    off = np.arange(L) > last[:, None]
     which = np.array([index[id(p.pattern)][0] for p in parts])
+    starts = np.array([p.start for p in parts])
+    if U < S:  # the scans of each pattern; patterns of one scan apart
+        count = np.bincount(which, minlength=U)
+        order = np.argsort(which, kind="stable").tolist()
+        bounds = np.concatenate([[0], np.cumsum(count)]).tolist()
+        shared = [(u, order[bounds[u] : bounds[u + 1]]) for u in np.flatnonzero(count > 1).tolist()]
+        lone = np.flatnonzero(count[which] == 1)
+        lone_u = which[lone]
     fields = (("sym", STEP_SYM, 0, [p.out for p in parts]), ("flag", STEP_FLAG, 1, [p.carry for p in parts]))
-    if U < S:  # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
-        for u in range(U):
-            mine = np.flatnonzero(which == u)
-            for fld, table, shift, targets in fields:
-                rows_u = [targets[k] for k in mine.tolist() if targets[k] is not None]
+    for fld, table, shift, targets in fields:
+        if all(t is None for t in targets):
+            continue
+        has = (table[batch.steps[rows]] != BLANK_CODE).reshape(-1)
+        mask = np.empty((U, L), dtype=bool)
+        mask[:, 0] = table[batch.steps[firsts]] != BLANK_CODE
+        mask[:, 1:] = has[at]
+        np.putmask(mask, off, False)
+        if U < S:  # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
+            for u, mine in shared:
+                rows_u = [targets[k] for k in mine if targets[k] is not None]
                 if rows_u:
-                    j = np.flatnonzero(on[u] & (table[codes[u]] != BLANK_CODE))
-                    start = parts[int(mine[0])].start
-                    Sheet.write_shared(rows_u, j + start + shift, batch, followed[u, j], fld)
-    else:
-        starts = np.array([p.start for p in parts])
-        for fld, table, shift, targets in fields:
-            has = np.array([t is not None for t in targets])
-            if has.any():
-                mask = on & (table[codes] != BLANK_CODE) & has[:, None]
-                Sheet.write_masked(targets, starts + shift, followed, mask, batch, fld)
+                    j = np.flatnonzero(mask[u])
+                    Sheet.write_shared(rows_u, j + parts[mine[0]].start + shift, batch, followed[u, j], fld)
+            # patterns of one scan each (most of a level of sums that share only some): all at once
+            ts = [targets[k] for k in lone]
+            if any(t is not None for t in ts):
+                m = mask[lone_u] & np.array([t is not None for t in ts])[:, None]
+                Sheet.write_masked(ts, starts[lone] + shift, followed[lone_u], m, batch, fld)
+        else:
+            mask &= np.array([t is not None for t in targets])[:, None]
+            Sheet.write_masked(targets, starts + shift, followed, mask, batch, fld)
     ends = followed[np.arange(U), last]
     runs = [
         Followed(batch, int(e), int(k) + 1, int(t), int(k) + 1 == w) for e, k, t, w in zip(ends, last, term, lengths)
@@ -394,22 +386,30 @@ def _scan_answered(answers, op: str, x: Row, y, carry, out, start: int, limit: i
     # Each column under each state, looked up (no kinds: one row, a few states, looked up once).
     a = x.syms(start, limit + 1).astype(np.int32)
     if y is not None:
-        b = y.syms(start, limit + 1).astype(np.int32)
+        b = y.syms(start, limit + 1)
     else:
-        b = np.full(w, fixed.code if fixed is not None else BLANK_CODE, dtype=np.int32)
+        b = np.full(w, fixed.code if fixed is not None else BLANK_CODE, dtype=np.uint8)
     c0 = carry.code(start) if carry is not None else BLANK_CODE
-    so, sc = _state_codes(states)
     st, steps = state_table(states, carry is not None), answers.batch.steps
-    rows = answers.lookup[views_of(so, a[1:, None], b[1:, None], sc)]  # [column - 1, state]
-    first = int(answers.lookup[code4(OP[op], int(a[0]), int(b[0]), c0)])
+    if len(SYMBOLS) == NSYM:  # a view code is (op, carry)'s part plus the column's (x, y) part
+        a *= NSYM
+        a += b
+        a *= NSYM
+        views = a[1:, None] + state_base(states)
+        first = int(answers.lookup[int(a[0]) + OP[op] * NSYM**3 + c0])
+    else:
+        so, sc = state_codes(states)
+        views = views_of(so, a[1:, None], b[1:, None].astype(np.int32), sc)
+        first = int(answers.lookup[code4(OP[op], int(a[0]), int(b[0]), c0)])
+    rows = answers.lookup[views]  # [column - 1, state]
     cls = st[steps[rows]]
     cls[rows < 0] = MISS
-    path, last, term = follow_row(MISS if first < 0 else int(st[steps[first]]), cls, np.arange(w - 1), w)
+    path, last, term = follow_row(MISS if first < 0 else int(st[steps[first]]), cls, None, w)
     n_written = last if term == MISS else last + 1
     followed = np.empty(n_written, dtype=np.int32)
     if n_written:
         followed[0] = first
-        followed[1:] = rows[np.arange(n_written - 1), path[1:n_written]]
+        followed[1:] = rows.reshape(-1)[np.arange(0, (n_written - 1) * len(states), len(states)) + path[1:n_written]]
     _write_followed(out, carry, start, answers.batch, followed)
     if term == MISS:
         return None, start + last, op if last == 0 else states[int(path[last])][0]

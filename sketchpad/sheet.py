@@ -6,55 +6,24 @@ and a row is an array of cell indices (-1: never written).  Rows share cells by 
 same index: sharing moves no symbol and writes nothing.
 
 A cell comes to exist in exactly two ways, both here: `Store.inputs` (a problem's own number:
-each cell remembers which number and which digit of it) and the write path `Sheet.write` /
-`Sheet.write_steps`, which takes the steps of one batch as the stepper returned them
-(`BatchSteps`) and the indices of the rows it wants, and gathers the symbols from those rows
-itself.  So the runtime cannot put a symbol of its own on a sheet, and every computed cell
-records the batch and the row of the stepper's output it was gathered from
-(tests/test_provenance.py checks each one against that row).
+each cell remembers which number and which digit of it) and the write path `Sheet.write*`,
+which takes one batch's steps as the stepper returned them (`BatchSteps`, batch_steps.py) and
+the rows it wants, and gathers the symbols itself.  So the runtime cannot put a symbol of its
+own on a sheet, and every computed cell records the batch and the output row it was gathered
+from (tests/test_provenance.py checks each one against that row).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .codes import BLANK_CODE, NSYM, STEP_FLAG, STEP_SYM, STEPS, SYMBOLS, sym_code, text_of
+from .batch_steps import BatchSteps, StepRow
+from .codes import BLANK_CODE, NSYM, STEP_FLAG, STEP_SYM, SYMBOLS, sym_code, text_of
 from .symbols import CELL_SYMBOLS, DIGITS, MINUS, PLUS, Step
 
 INPUT = "input"
 FIELDS = {"sym": 1, "flag": 2}  # a written cell holds its step's symbol or its flag; 0 = input
 _TEXT = np.frombuffer("".join(CELL_SYMBOLS).encode(), dtype=np.uint8)
-
-
-class BatchSteps:
-    """The steps one stepper call returned, as step codes: row r of the stepper's output is
-    steps[r] (an array; a tuple for a batch of one view).  Made by the runtime's driver only,
-    once per batch (`index`)."""
-
-    __slots__ = ("index", "steps")
-
-    def __init__(self, index: int, steps: np.ndarray):
-        self.index = index
-        self.steps = steps
-
-
-class StepRow:
-    """One row of one batch's stepper output: the step a view received, and where it is."""
-
-    __slots__ = ("batch", "row", "code")
-
-    def __init__(self, batch: BatchSteps, row: int):
-        self.batch = batch
-        self.row = row
-        self.code = int(batch.steps[row])
-
-    step = property(lambda self: STEPS[self.code])
-    sym = property(lambda self: STEPS[self.code].sym)
-    flag = property(lambda self: STEPS[self.code].flag)
-    next = property(lambda self: STEPS[self.code].next)
-
-    def __repr__(self):
-        return f"StepRow({self.step}, batch {self.batch.index}, row {self.row})"
 
 
 class Store:
@@ -69,21 +38,29 @@ class Store:
         # Runs of cells made by one call, rows of (first, batch, field, literal): cells from
         # first up to the next run's first came from batch (-1: input), field (0 input, 1 sym,
         # 2 flag), literal (the problem number of an input run, else -1).
-        self._runs = np.empty((16, 4), dtype=np.int64)
-        self.n_runs = 0
+        self._runs: list = []  # (first, batch, field, literal) tuples; `runs` is their array
+        self._runs_array = np.zeros((0, 4), dtype=np.int64)
         self.literals: list[str] = []  # each problem number's symbols: sign, then digits units first
+
+    def reserve(self, k: int) -> None:
+        """Room for k more cells (a procedure that knows its size grows the arrays once)."""
+        if self.n + k + 1 > len(self.sym):
+            self._grow(self.n + k + 1)
+
+    def _grow(self, cap: int) -> None:
+        first = self.n
+        sym = np.empty(cap, dtype=np.uint8)
+        sym[:first] = self.sym[:first]
+        sym[-1] = BLANK_CODE
+        src = np.empty(cap, dtype=np.int32)
+        src[:first] = self.src[:first]
+        self.sym, self.src = sym, src
 
     def _alloc(self, k: int) -> int:
         first = self.n
         need = first + k + 1  # + the blank sentinel at the end
         if need > len(self.sym):
-            cap = max(need, 2 * len(self.sym))
-            sym = np.empty(cap, dtype=np.uint8)
-            sym[:first] = self.sym[:first]
-            sym[-1] = BLANK_CODE
-            src = np.zeros(cap, dtype=np.int32)
-            src[:first] = self.src[:first]
-            self.sym, self.src = sym, src
+            self._grow(max(need, 2 * len(self.sym)))
         self.n = first + k
         return first
 
@@ -100,13 +77,16 @@ class Store:
 
     @property
     def runs(self) -> np.ndarray:
-        return self._runs[: self.n_runs]
+        if len(self._runs_array) != len(self._runs):
+            self._runs_array = np.array(self._runs, dtype=np.int64).reshape(-1, 4)
+        return self._runs_array
+
+    @property
+    def n_runs(self) -> int:
+        return len(self._runs)
 
     def _run(self, first: int, batch: int, field: int, literal: int) -> None:
-        if self.n_runs == len(self._runs):
-            self._runs = np.concatenate([self._runs, np.empty_like(self._runs)])
-        self._runs[self.n_runs] = (first, batch, field, literal)
-        self.n_runs += 1
+        self._runs.append((first, batch, field, literal))
 
     def _written1(self, sym: int, row: int, batch: int, field: int) -> int:
         first = self._alloc(1)
@@ -244,7 +224,9 @@ class Row:
     @classmethod
     def shifted(cls, source: Row, shift: int) -> Row:
         """`source` moved up by `shift` columns (an addend of a product's sum); not drawn."""
-        ids = np.concatenate([np.full(shift, -1, dtype=np.int32), source.ids])
+        ids = np.empty(shift + len(source.ids), dtype=np.int32)
+        ids[:shift] = -1
+        ids[shift:] = source.ids
         return cls(source.name, source.store, ids)
 
     def width(self) -> int:
@@ -255,10 +237,14 @@ class Row:
         ids, w = self.ids, len(self.ids)
         if 0 <= lo and hi <= w:
             return self.store.sym[ids[lo:hi]]
-        out = np.full(max(0, hi - lo), BLANK_CODE, dtype=np.uint8)
+        out = np.empty(max(0, hi - lo), dtype=np.uint8)
         a, b = max(lo, 0), min(hi, w)
         if a < b:
+            out[: a - lo] = BLANK_CODE
             out[a - lo : b - lo] = self.store.sym[ids[a:b]]
+            out[b - lo :] = BLANK_CODE
+        else:
+            out[:] = BLANK_CODE
         return out
 
     def code(self, i: int) -> int:
@@ -289,14 +275,21 @@ class Row:
         """Show an existing cell in column i (sharing: nothing is written)."""
         if i >= len(self.ids):
             self._widen(i + 1)
-        self.ids[i] = cid
+        self.own().ids[i] = cid
 
     def share(self, lo: int, ids: np.ndarray) -> None:
         """Show existing cells in columns lo, lo+1, ... (sharing: nothing is written)."""
         if len(ids):
             if lo + len(ids) > len(self.ids):
                 self._widen(lo + len(ids))
-            self.ids[lo : lo + len(ids)] = ids
+            self.own().ids[lo : lo + len(ids)] = ids
+
+    def own(self) -> Row:
+        """This row with an index array of its own (rows of one digit's partial product show
+        one read-only array until one of them changes)."""
+        if not self.ids.flags.writeable:
+            self.ids = self.ids.copy()
+        return self
 
     def _widen(self, w: int) -> None:
         ids = np.empty(w, dtype=np.int32)
@@ -390,13 +383,14 @@ class Sheet:
         top = int(cols[-1]) + 1
         if top > len(row.ids):
             row._widen(top)
-        row.ids[cols] = ids
+        row.own().ids[cols] = ids
 
     @staticmethod
     def write_shared(targets: list, cols: np.ndarray, batch: BatchSteps, rows: np.ndarray, fld: str) -> None:
         """The write path for rows that follow the same steps (a product's partial rows of one
-        digit): column cols[k] of every row in `targets` gets field `fld` of row rows[k] of the
-        batch's stepper output, each row its own cells (one gather for all of them)."""
+        digit: the same views, so the same stepper output rows): column cols[k] gets field `fld`
+        of row rows[k] of the batch's stepper output, gathered once; every row in `targets`
+        shows those cells (sharing, as rows share any cell)."""
         if len(cols) == 0:
             return
         syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[rows]]
@@ -404,14 +398,24 @@ class Sheet:
         by_store: dict = {}
         for t in targets:
             by_store.setdefault(id(t.store), []).append(t)
+        lo = int(cols[0])
         for group in by_store.values():
-            k = len(group)
-            first = group[0].store._written(np.tile(syms, k), np.tile(rows, k), batch.index, FIELDS[fld])[0]
-            ids = np.arange(first, first + k * len(cols), dtype=np.int32).reshape(k, len(cols))
-            for row, mine in zip(group, ids):
-                if top > len(row.ids):
-                    row._widen(top)
-                row.ids[cols] = mine
+            ids = group[0].store._written(syms, rows, batch.index, FIELDS[fld])
+            shown = np.full(top, -1, dtype=np.int32)  # the columns as every row of the group shows them
+            shown[cols] = ids
+            shown.flags.writeable = False  # shown by many rows: a row that changes copies it (Row.own)
+            for row in group:
+                n0 = len(row.ids)
+                if n0 == 0:  # a new row: it shows the group's array
+                    row.ids = shown
+                elif n0 <= lo:  # new cells above what the row shows: one new array
+                    mine = shown.copy()
+                    mine[:n0] = row.ids
+                    row.ids = mine
+                else:
+                    if top > n0:
+                        row._widen(top)
+                    row.own().ids[cols] = ids
 
     @staticmethod
     def write_masked(targets: list, starts, rows: np.ndarray, mask: np.ndarray, batch: BatchSteps, fld: str) -> None:
@@ -441,11 +445,19 @@ class Sheet:
                 continue
             lo = int(starts[s])
             hi = lo + int(top[s])
-            if hi > len(row.ids):
+            n0 = len(row.ids)
+            if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
+                ids = np.empty(hi, dtype=np.int32)
+                ids[:n0] = row.ids
+                ids[n0:lo] = -1
+                ids[lo:hi] = placed[s, : hi - lo]
+                row.ids = ids
+                continue
+            if hi > n0:
                 row._widen(hi)
             if (row.ids[lo:hi] >= 0).any():
                 raise ValueError("write_masked writes new cells only")
-            row.ids[lo:hi] = placed[s, : hi - lo]
+            row.own().ids[lo:hi] = placed[s, : hi - lo]
 
     def text(self) -> str:
         width = max([r.width() + r.offset for r in self.rows] + [1]) + 1

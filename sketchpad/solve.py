@@ -7,8 +7,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .digits import to_digits
 from .errors import InputError
 from .expr import Limits, parse
+from .reference import ReferenceStepper
 
 if TYPE_CHECKING:  # the runtime (numpy) loads when a solve starts, not when the package does
     from .procedures import Num
@@ -50,13 +52,11 @@ class Solution:
     @property
     def views(self) -> set:
         """The distinct views presented."""
-        from .codes import views_from_codes
+        from .codes import views_from_codes  # lazy: numpy (see start)
 
         return set(views_from_codes(sorted(self.view_codes)))
 
     def as_dict(self) -> dict:
-        from .digits import to_digits
-
         v = self.value
         return {
             "result": ("-" if v < 0 else "") + to_digits(v),
@@ -76,8 +76,6 @@ def as_stepper(stepper) -> Stepper:
     one stepper choice.  The model (and its certificate) is the layer above's half:
     sketchpad.steppers.get, which hands everything else to this function."""
     if stepper == "reference":
-        from .reference import ReferenceStepper
-
         return ReferenceStepper()
     if isinstance(stepper, str) or stepper is None or not callable(stepper):
         raise InputError(
@@ -106,7 +104,7 @@ OPERATIONS = {
 def start(ws: Worksheet, op: str, nums: list, limits: Limits):
     """Check `op`'s operands against the limits and return its procedure's generator, on a new
     sheet block of `ws` (not yet run).  Both solve() and arith.Arithmetic start operations here."""
-    from . import procedures as P
+    from . import procedures as P  # lazy: numpy; bad input and --help load nothing heavy (tests/test_start.py)
 
     title, name, _, kwargs = OPERATIONS[op]
     check_operands(limits, op, *nums)
@@ -137,9 +135,9 @@ def solve(
     `parallel=False` is the one-view-per-pass sequential mode; the default carry-select mode
     presents the same kind of views in far fewer batches.  `dedup=False` sends every presented
     view through the stepper, repeats included (same sheet, more forward rows)."""
-    from .procedures import operand
-    from .runtime import Run
-    from .sheet import Worksheet
+    from .procedures import operand  # lazy: numpy; bad input and --help load nothing heavy (tests/test_start.py)
+    from .runtime import Run  # lazy: numpy, as above
+    from .sheet import Worksheet  # lazy: numpy, as above
 
     tree = parse(expr, limits)
     st = as_stepper(stepper)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .codes import OP, SYM, view_code, views_of
+from .codes import OP, SYM, distinct_sorted, view_code, views_of
 from .parts import Presented
 from .sheet import Row
 from .symbols import BLANK, DIGITS, DQ, SUB
@@ -53,8 +53,8 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
         parts.append(_trial_block(fx[:1], fy[:1, None], 0))  # column 0: no borrow into it
         fx, fy = fx[1:], fy[1:]
     if len(fx):
-        _, rep = np.unique(fy * 256 + np.where(fx > 9, fx, 255), return_index=True)
-        parts.append(_trial_block(fx[rep], fy[rep, None], 1))
+        kinds = distinct_sorted(fy * 256 + np.where(fx > 9, fx, 255)).tolist()
+        parts += [_kind_block(k) for k in kinds]
     distinct = np.concatenate(parts + [_TOP_CODES, _DQ_CODES])
     per_column = 2 * (10 + (xs[lo:] > 9))
     size = sum(len(f) for f in free) + int(per_column.sum()) - (int(per_column[0]) // 2 if lo == 0 and W else 0) + 21
@@ -69,6 +69,19 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
 def _every_y(y: int) -> np.ndarray:
     """Every digit, then y itself when it is not a digit (a free column of the odd number)."""
     return np.append(np.arange(10, dtype=np.int32), y)[None, : 11 if y > 9 else 10]
+
+
+_KIND_BLOCKS: dict = {}
+
+
+def _kind_block(kind: int) -> np.ndarray:
+    """The views of a column of one kind (y * 256 + its non-digit x, or 255) past column 0."""
+    got = _KIND_BLOCKS.get(kind)
+    if got is None:
+        got = _KIND_BLOCKS[kind] = _trial_block(
+            np.array([kind % 256 if kind % 256 != 255 else 0]), np.array([[kind // 256]]), 1
+        )
+    return got
 
 
 def _trial_block(xs: np.ndarray, ys: np.ndarray, lo: int) -> np.ndarray:

@@ -1,11 +1,11 @@
-"""Helpers shared by the Lean correspondence tests (tests/test_lean*.py): the generator module
-lean/gen_table.py loaded by path, and Python's scans driven on small digit rows."""
+"""Helpers shared by the Lean correspondence tests (tests/test_lean*.py): the generators
+(derive/lean.py), and Python's scans driven on small digit rows."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
+from derive import lean as derive_lean
 from sketchpad.reference import ReferenceStepper
 from sketchpad.runtime import PARALLEL, Run, scan
 from sketchpad.sheet import INPUT, Cell, Sheet
@@ -16,10 +16,7 @@ LEAN = ROOT / "lean"
 
 
 def _gen():
-    spec = importlib.util.spec_from_file_location("gen_table", LEAN / "gen_table.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return derive_lean
 
 
 def _row(sheet: Sheet, name: str, digits_lsb: list[str]):

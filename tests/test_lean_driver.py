@@ -1,22 +1,29 @@
 """The Lean driver models (Driver.lean, Compare.lean, Signed.lean, Divide.lean, Gcd.lean) and the
-parallel mode's models (Parallel.lean), mirrored in lean/gen_table.py, against the Python
+parallel mode's models (Parallel.lean), mirrored in derive/lean.py, against the Python
 procedures.  Split from tests/test_lean.py (hygiene and the generated tables)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from lean_helpers import _drive, _gen, _python_rows, _row, _sheet_of
 
+from sketchpad import procedures as P
 from sketchpad import views as views_mod
+from sketchpad.api import solve as api_solve
+from sketchpad.errors import InputError
+from sketchpad.expr import Limits, evaluate_python, parse
+from sketchpad.procedures import operand
 from sketchpad.reference import ReferenceStepper, reference_step
-from sketchpad.runtime import PARALLEL, Run, scan
+from sketchpad.runtime import FAMILIES, MUL_CARRIES, PARALLEL, Run, scan
 from sketchpad.sheet import INPUT, Cell, Sheet
-from sketchpad.symbols import ADD, MUL, SUB, View
+from sketchpad.solve import solve
+from sketchpad.symbols import ADD, MUL, SCAN_OPS, SUB, View
 
 # ------------------------------------------------------------------ issue 11 (lean2a): the driver
 # The Lean driver model (Sketchpad/Driver.lean, Compare.lean, Signed.lean), mirrored in
-# gen_table.py as drv_*, against the Python procedures run in the sequential mode.
+# derive/lean.py as drv_*, against the Python procedures run in the sequential mode.
 
 
 def _drive_seq(gen):
@@ -38,8 +45,6 @@ def _snum(rnd, max_len):
 
 
 def _num_of(sn):
-    from sketchpad.procedures import operand
-
     return operand("".join(reversed(sn[1])), sn[0] == "-")
 
 
@@ -51,8 +56,6 @@ def test_driver_model_matches_python_signed_procedures():
     """Signed addition and subtraction (SGN+ / SGN-, ADD or CMP + SUB/SWAP) and negation: the Lean
     model presents the same views, takes the same steps and returns the same number as
     `procedures.signed_add` / `negate` in the sequential mode."""
-    from sketchpad import procedures as P
-
     gen = _gen()
     rnd = random.Random(11)
     for _ in range(300):
@@ -70,8 +73,6 @@ def test_driver_model_matches_python_signed_procedures():
 
 def test_driver_model_matches_python_small_procedures():
     """compare_rows, zero_test and increment (INC and ADD2) against the Lean model."""
-    from sketchpad import procedures as P
-
     gen = _gen()
     rnd = random.Random(12)
     for _ in range(300):
@@ -107,8 +108,6 @@ def test_driver_model_signed_mul_matches_python():
     """Signed multiplication (issue 21: the Lean product runs as Python's): the same views and
     steps in the same order (the partial rows in lock step, then each row added from its own
     column), the same number."""
-    from sketchpad import procedures as P
-
     gen = _gen()
     rnd = random.Random(13)
     V = views_mod.view_set()
@@ -149,9 +148,6 @@ def _rand_expr(rnd, depth, star=True):
 def test_driver_model_evaluator_matches_python_solve():
     """The evaluator of Evaluator.lean (mirrored as drv_eval) against `solve` in the sequential
     mode: the same value, the same views and steps, in order (products included, issue 21)."""
-    from sketchpad.expr import Limits, parse
-    from sketchpad.solve import solve
-
     gen = _gen()
     rnd = random.Random(14)
     V = views_mod.view_set()
@@ -189,7 +185,6 @@ def _lean_select_scan(n: int, op: str, xs: list, ys: list, c: str, states, cr: b
     its real state, every later column under every state of `S`, in `S`'s order) and the followed
     run (`selFollow`: the probe of the emitted state; stop at a control word or a state outside
     `S`)."""
-    from sketchpad.symbols import SCAN_OPS
 
     def hd(r, i):
         return r[i] if i < len(r) else "_"
@@ -222,8 +217,6 @@ def test_lean_select_scan_model_matches_python_carry_select():
     batch Python's `_scan_select` presents (the states of `FAMILIES` / `MUL_CARRIES`, Python's
     limit), writes the sheet Python's parallel scan writes, and its followed run is the sequential
     run (`sel_add_exact`, `sel_sub_exact`, `sel_mul_row_exact`)."""
-    from sketchpad.runtime import FAMILIES, MUL_CARRIES
-
     gen = _gen()
     assert FAMILIES[ADD] == ((ADD, "_"), (ADD, "1")) and FAMILIES[SUB] == ((SUB, "_"), (SUB, "1"))
     for d in "0123456789":
@@ -254,8 +247,6 @@ def test_lean_select_scan_model_matches_python_carry_select():
 def test_lean_sum_tree_model_pairs_rows_as_python():
     """Lean's `treeLevel`/`sumTree` (Parallel.lean) add the partial rows in the pairs, at the
     shifts and in the order Python's `_sum_tree` does."""
-    from sketchpad import procedures as P
-    from sketchpad import solve
 
     def lean_pairs(m: int) -> list:
         items, calls = list(range(m)), []
@@ -281,14 +272,14 @@ def test_lean_sum_tree_model_pairs_rows_as_python():
         P.add_rows = recording
         try:
             b = int("7" * m)
-            assert solve(f"98765 * {b}", "reference", parallel=True).value == 98765 * b
+            assert api_solve(f"98765 * {b}", "reference", parallel=True).value == 98765 * b
         finally:
             P.add_rows = original
         assert calls == lean_pairs(m), m
 
 
 # ------------------------------------------------------------------ issue 11 (lean2b): division,
-# gcd, square root: the Lean driver model (Divide.lean, Gcd.lean, mirrored in gen_table.py as
+# gcd, square root: the Lean driver model (Divide.lean, Gcd.lean, mirrored in derive/lean.py as
 # drv_divide, drv_signed_divmod, drv_signed_gcd, drv_signed_isqrt) against the Python procedures.
 
 
@@ -320,10 +311,6 @@ def _canon_snum(rnd, max_len, nonzero=False):
 def test_driver_model_matches_python_division_and_gcd():
     """divide_rows, signed_divmod, signed_gcd and signed_isqrt (sequential mode) against the Lean
     model: the same views and steps in order, the same numbers, and Python's // % gcd isqrt."""
-    import math
-
-    from sketchpad import procedures as P
-
     gen = _gen()
     rnd = random.Random(15)
     V = views_mod.view_set()
@@ -386,10 +373,6 @@ def _rand_expr_all(rnd, depth):
 def test_driver_model_evaluator_all_matches_python_solve():
     """The evaluator of EvalAll.lean (drv_eval_all) against `solve` in the sequential mode, with
     every operation: the same value and the same views and steps in order."""
-    from sketchpad.errors import InputError
-    from sketchpad.expr import Limits, evaluate_python, parse
-    from sketchpad.solve import solve
-
     gen = _gen()
     rnd = random.Random(17)
     V = views_mod.view_set()

@@ -1,17 +1,17 @@
-"""The golden traces as Lean theorems (lean/leangen/golden.py -> lean/Sketchpad/Golden*.lean): the
+"""The golden traces as Lean theorems (derive/leangen/golden.py -> lean/Sketchpad/Golden*.lean): the
 generated modules are fresh, every committed golden trace has its theorem, and the numbers in a
 theorem decode (as Sketchpad/GoldenCheck.lean decodes them) to exactly the trace's views and steps.
 The kernel's check of the theorems is `bash lean/check.sh` (CI)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
 
+from derive.leangen import corpus, golden
 from sketchpad.symbols import CELL_SYMBOLS, NEXT_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,11 +20,6 @@ LEAN = ROOT / "lean"
 
 @pytest.fixture(scope="module")
 def gen():
-    spec = importlib.util.spec_from_file_location("gen_table", LEAN / "gen_table.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    from leangen import golden
-
     return golden
 
 
@@ -135,10 +130,8 @@ def test_long_gcd_rounds_cover_the_trace(gen):
 
 
 def test_the_corpus_module_covers_every_operation():
-    """The differential corpus (leangen/corpus.py; its freshness is tests/test_derived.py's) has
+    """The differential corpus (derive/leangen/corpus.py; its freshness is tests/test_derived.py's) has
     every operation, both signs, 30+-digit operands and both modes."""
-    from leangen import corpus
-
     problems = corpus.problems()
     joined = " ".join(problems)
     for op in (" + ", " - ", " * ", " // ", " % ", "sqrt(", "gcd(", "-("):

@@ -62,9 +62,9 @@ def test_serve_flags_are_not_hand_copied():
 
 
 def test_one_stepper_choice():
-    """steppers.get chooses the model; everything else is the core's as_stepper (no second
-    copy of the 'reference' branch)."""
-    assert _grep(r'== "reference":\s*\n\s*return ReferenceStepper\(\)') == []
+    """steppers.get chooses the model; everything else is the core's as_stepper (the one copy of
+    the 'reference' branch, in solve.py)."""
+    assert _grep(r'== "reference":\s*\n\s*return ReferenceStepper\(\)') == ["sketchpad/solve.py"]
     assert _grep(r"^\s*def as_stepper\b") == ["sketchpad/solve.py"]
 
 

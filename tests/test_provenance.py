@@ -18,7 +18,10 @@ from sketchpad import ReferenceStepper, solve
 from sketchpad import procedures as P
 from sketchpad.codes import STEPS, SYMBOLS
 from sketchpad.expr import parse
-from sketchpad.sheet import Sheet
+from sketchpad.parts import FAMILIES
+from sketchpad.scans import SelectScan
+from sketchpad.sheet import Sheet, Worksheet
+from sketchpad.symbols import ADD
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "sketchpad"
 
@@ -111,6 +114,8 @@ PROBLEMS = [
     # long enough for the batched paths: rows of one digit share a chain (Sheet.write_shared),
     # additions written all at once (Sheet.write_masked)
     "1234567890" * 6 + " * -" + "111222333444555666777888999000",
+    # past 64 columns: sums of two rows of the same two digits read the same cells and share theirs
+    "9876543210" * 8 + " * " + "12" * 40,
 ]
 
 
@@ -212,3 +217,21 @@ def test_symbols_reach_the_store_only_through_the_sheet():
     assert offenders == []
     makers = [p.name for p in ROOT.rglob("*.py") if re.search(r"\bBatchSteps\(", p.read_text())]
     assert makers == ["runtime.py"]
+
+
+def test_scans_share_a_pattern_only_when_they_read_the_same_cells():
+    """Long scans of one batch whose cells agree where the fingerprint looks (first, middle,
+    last column) but differ elsewhere keep their own patterns (and chains, and cells)."""
+    sheet = Worksheet().new("t")
+    x1 = sheet.input_row("x1", "1234567890" * 10)
+    x2 = sheet.shared_row("x2", x1.ids)
+    x2.ids[10] = sheet.store.inputs("+7")[1]  # one other cell, away from the fingerprint
+    x3 = sheet.shared_row("x3", x1.ids)  # the same cells as x1
+    y = sheet.input_row("y", "9876543210" * 10)
+
+    def scan(x):
+        return SelectScan(ADD, x, y, sheet.row("c"), sheet.row("s"), 0, 102, None, FAMILIES[ADD])
+
+    s1, s2, s3 = scan(x1), scan(x2), scan(x3)
+    SelectScan.distinct_all([s1, s2, s3])
+    assert s1.pattern is s3.pattern and s2.pattern is not s1.pattern

@@ -6,6 +6,7 @@ package, `sketchpad`, with no top-level `certify` or `export`, and no `derive` (
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -21,9 +22,21 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.wheel
 
 
+def _clean_copy(dest: Path) -> Path:
+    """The checkout copied to dest without build outputs: a wheel built in place would pick up a
+    stale build/lib left by an older build (a deleted module reappears).  Ignored files the package
+    ships (web/vendor, filled by setup.sh) come along."""
+    skip = shutil.ignore_patterns(
+        ".git", ".venv", "node_modules", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"
+    )
+    shutil.copytree(ROOT, dest, ignore=skip, symlinks=True)
+    return dest
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("wheel")
+    src = _clean_copy(tmp / "src")
     out = subprocess.run(
         [
             sys.executable,
@@ -35,7 +48,7 @@ def installed(tmp_path_factory):
             "--no-build-isolation",
             "-w",
             str(tmp / "dist"),
-            str(ROOT),
+            str(src),
         ],
         capture_output=True,
         text=True,

@@ -58,6 +58,10 @@ import all Sketchpad.GoldenCheck
 import all Sketchpad.GoldenSeq
 import all Sketchpad.ShippedSeq
 import all Sketchpad.ShippedPar
+import all Sketchpad.ShippedMul
+import all Sketchpad.ShippedParMul
+import all Sketchpad.ShippedMulNode
+import all Sketchpad.ShippedMulSteps
 
 namespace Sketchpad.AxiomReport
 
@@ -252,3 +256,15 @@ open Sketchpad.AxiomReport in
   ``Sketchpad.par_eq,
   ``Sketchpad.solve_par_seq,
   ``Sketchpad.solve_par_of_V]
+
+-- issue 21: the parallel product as shipped (ShippedMul.lean: the sum tree's value), `*` in the
+-- parallel evaluator (ShippedParMul.lean, ShippedMulNode.lean): the default mode's own theorem
+-- for every operation
+open Sketchpad.AxiomReport in
+#eval report [
+  ``Sketchpad.mulParB_out,
+  ``Sketchpad.solveB_dout,
+  ``Sketchpad.mul_node,
+  ``Sketchpad.sgnMulB_steps,
+  ``Sketchpad.solve_par_seq_all,
+  ``Sketchpad.solve_par_all_of_V]

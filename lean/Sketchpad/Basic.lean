@@ -72,7 +72,7 @@ def Cell.isDigit : Cell → Bool
 
 /-! ### Small finite cell sets (for bounded `decide` checks)
 
-Each list is in the order of `Cell`'s constructors, the order in which lean/gen_table.py
+Each list is in the order of `Cell`'s constructors, the order in which derive/leangen/table.py
 emits the views of V, so that a grid of views built from these lists can be compared with a
 generated `V_<op>` list element by element (see Sketchpad/Facts.lean). -/
 

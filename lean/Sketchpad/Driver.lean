@@ -221,7 +221,7 @@ theorem reduction_of {ι : Type} (P : ι → Prog α) (D : ι → Prop) (VP : Vi
     obtain ⟨x, hx, rfl⟩ := List.mem_map.mp hmem
     exact run_agree f refStep (P i) (hrun i hi) x hx
 
-/-- Witnesses from a generated list (the form `gen_table.py` emits): each entry pairs a view
+/-- Witnesses from a generated list (the form `derive/leangen` emits): each entry pairs a view
 with an input whose reference run presents it. -/
 theorem wit_of_list {ι : Type} (P : ι → Prog α) (D : ι → Prop) (W : List (View × ι))
     (hok : ∀ w ∈ W, D w.2 ∧ w.1 ∈ views refStep (P w.2)) :

@@ -245,6 +245,13 @@ theorem roundOK_sound (p : PB (Option (List Cell × List Cell))) (E : List (List
   rw [Bool.and_eq_true] at h'
   exact ⟨batchesOK_sound _ _ h'.1, of_decide_eq_true h'.2⟩
 
+/- The checks are irreducible to the elaborator from here on; the kernel, which decides them,
+ignores that.  When a golden theorem is false, `decide +kernel` explains the failure by reducing
+the check with the elaborator's own evaluator, which on a whole trace exhausts the wasm checker's
+stack (`table index is out of bounds`, issue 21's remainder mutation); irreducible, that
+reduction stops at once and the theorem fails with a one-line error under its own name. -/
+attribute [irreducible] goldenOK roundOK
+
 /-- The rounds of a gcd, each `(xs, ys, its batches)`: every round but the last goes on with the
 next one's pair, the last one's zero test ends the loop. -/
 def GcdChain : List (List Cell × List Cell × List (List Nat)) → Prop

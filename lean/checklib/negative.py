@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .common import LEAN_DIR, log
+from .common import LEAN_DIR, human_bytes, log
 from .report import check_axioms
 from .runner import run_module
 
@@ -66,8 +66,9 @@ def run_probes(work: Path, tools: tuple, args, rel_prefix: str) -> bool:
                 break
         ok, seen = _judge(probe, results)
         secs = sum(r.seconds for r in results.values())
+        peak = max(r.peak for r in results.values())
         status = "fails as it should" if ok else "DID NOT FAIL AS IT SHOULD"
-        log(f"  {probe['name']:22s} {status}  ({secs:.0f} s): {probe['what']}")
+        log(f"  {probe['name']:22s} {status}  ({secs:.0f} s, peak {human_bytes(peak)}): {probe['what']}")
         log(f"      {seen[:200]}")
         all_ok = all_ok and ok
     return all_ok

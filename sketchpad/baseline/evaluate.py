@@ -17,7 +17,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from ..digest import sha256_file
+from ..errors import SketchpadError
+from ..model import DEFAULT_MODEL_DIR
 from ..model.environment import machine
+from ..solve import solve
+from ..steppers import get
 from . import data
 
 OP_NAMES = {"+": "add", "*": "mul"}
@@ -44,7 +48,7 @@ def exact_match(
 
 def baseline_predictor(model, codec, reverse_operands: bool = False):
     """Greedy decoding of the baseline; problems of one group share their prompt length."""
-    from .model import greedy_answers
+    from .model import greedy_answers  # lazy: the baseline model imports torch, the [train] extra
 
     def predict(ps):
         by_len = defaultdict(list)
@@ -64,8 +68,6 @@ def baseline_predictor(model, codec, reverse_operands: bool = False):
 
 def sketchpad_predictor(stepper, parallel: bool = True):
     """Sketchpad: `solve("a+b")` / `solve("a*b")` with the given stepper."""
-    from ..errors import SketchpadError
-    from ..solve import solve
 
     def predict(ps):
         out = []
@@ -82,12 +84,9 @@ def sketchpad_predictor(stepper, parallel: bool = True):
 def load_sketchpad_stepper():
     """(stepper, None, status) for the shipped default model, certified on this device the way
     every command gets it (sketchpad.steppers.get), or (None, reason, None)."""
-    from ..errors import SketchpadError
-    from ..model import DEFAULT_MODEL_DIR
 
     if not (DEFAULT_MODEL_DIR / "meta.json").is_file():
         return None, f"not yet available (no default model at {DEFAULT_MODEL_DIR})", None
-    from ..steppers import get
 
     try:
         st = get("model")
@@ -184,10 +183,10 @@ def markdown(result: dict) -> str:
 
 
 def plot(result: dict, path: Path) -> Path:
-    import matplotlib
+    import matplotlib  # lazy: matplotlib is the [test] extra
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: matplotlib is the [test] extra
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), constrained_layout=True)
     for ax, op, title in zip(axes, ("add", "mul"), ("Addition a + b", "Multiplication a × b")):
@@ -229,8 +228,8 @@ def plot(result: dict, path: Path) -> Path:
 
 
 def environment() -> dict:
-    import torch
-    import transformers
+    import torch  # lazy: torch is the [train] extra
+    import transformers  # lazy: transformers is the [train] extra
 
     return {
         "machine": machine(),
@@ -252,7 +251,7 @@ def evaluate(
     with_sketchpad: bool = True,
     progress: bool = True,
 ) -> dict:
-    import torch
+    import torch  # lazy: torch is the [train] extra
 
     problems = data.eval_set(add_lengths, mul_lengths, per_length, seed)
     t = time.perf_counter()
@@ -306,8 +305,6 @@ def evaluate(
 
 
 def _meta_sha256():
-    from ..model import DEFAULT_MODEL_DIR
-
     p = DEFAULT_MODEL_DIR / "meta.json"
     return sha256_file(p) if p.is_file() else None
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import torch
 
 from ..model.backbone import HYBRID_MODEL_TYPES, build_base, load_base, save_base, tiny_config
+from ..model.tokenizer import build_char_tokenizer, step_vocabulary
 
 ANSWER_CHARS = "0123456789"
 CHUNK = 16  # DeltaNet fallback chunk length
@@ -43,7 +44,6 @@ class CharCodec:
 
 def new_model(seed: int = 0):
     """(model, tokenizer): the base LM's shape and vocabulary, randomly initialised."""
-    from ..model.tokenizer import build_char_tokenizer, step_vocabulary
 
     tok = build_char_tokenizer(step_vocabulary())
     return build_base(tiny_config(len(tok)), seed=seed), tok

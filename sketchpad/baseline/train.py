@@ -17,6 +17,7 @@ digits and <eos> only (the prompt is given, not predicted).
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import random
@@ -27,6 +28,8 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from ..model import DEFAULT_MODEL_DIR
+from ..model import train as mtrain
 from . import data
 from .model import CharCodec, all_logits, new_model, save
 
@@ -35,10 +38,6 @@ VIEW_TOKENS = 5  # a view is five tokens (sketchpad.model.tokenizer.ViewTokenize
 
 def default_model_budget(model_dir: Path | None = None) -> dict:
     """The default model's training compute, in token positions, with where it came from."""
-    import inspect
-
-    from ..model import DEFAULT_MODEL_DIR
-    from ..model import train as mtrain
 
     meta_path = Path(model_dir or DEFAULT_MODEL_DIR) / "meta.json"
     n_views = len((Path(__file__).resolve().parent.parent / "data" / "views.jsonl").read_text().splitlines())

@@ -5,6 +5,8 @@ The stepper options shared by the commands that compute (solve, poly, bench) liv
 `stepper_from` turns them into a stepper through the one choice the product makes
 (sketchpad.steppers.get)."""
 
+from ..steppers import get
+
 
 def add_stepper_arguments(p) -> None:
     p.add_argument(
@@ -30,7 +32,6 @@ def add_stepper_arguments(p) -> None:
 
 def stepper_from(args):
     """The stepper the options ask for (loads and, if needed, certifies the model)."""
-    from ..steppers import get
 
     if args.stepper == "reference":
         return get("reference")

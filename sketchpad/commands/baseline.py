@@ -3,8 +3,11 @@ the whole problem in and the answer digits out) against Sketchpad, by operand le
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from ..baseline import DEFAULT_BASELINE_DIR
+from ..errors import InputError
 from ..extras import require_train
 
 
@@ -47,17 +50,14 @@ def register(sub):
 
 
 def _positive(name, v):
-    from ..errors import InputError
-
     if v is not None and v < 1:
         raise InputError(f"{name} must be at least 1 (got {v})")
 
 
 def run_train(args) -> int:
     require_train("`sketchpad baseline train`")
-    import json
 
-    from ..baseline import DEFAULT_BASELINE_DIR
+    # lazy: the baseline trainer imports torch, the [train] extra
     from ..baseline.train import default_model_budget, train
 
     for name in ("tokens", "batch", "add_max", "mul_max"):
@@ -86,13 +86,11 @@ def run_train(args) -> int:
 
 def run_evaluate(args) -> int:
     require_train("`sketchpad baseline evaluate`")
-    import json
 
-    from ..baseline import DEFAULT_BASELINE_DIR
+    # lazy: the evaluator imports torch (the [train] extra) and tqdm
     from ..baseline.evaluate import evaluate, markdown, write_outputs
-    from ..baseline.model import CharCodec, load
-    from ..baseline.train import default_model_budget
-    from ..errors import InputError
+    from ..baseline.model import CharCodec, load  # lazy: the baseline model imports torch, the [train] extra
+    from ..baseline.train import default_model_budget  # lazy: the baseline trainer imports torch, the [train] extra
 
     for name in ("per_length", "add_max", "mul_max"):
         _positive("--" + name.replace("_", "-"), getattr(args, name))

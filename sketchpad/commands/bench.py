@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 from ..errors import InputError
+from ..solve import solve
+from ..steppers import get
 
 
 def register(sub):
@@ -29,13 +31,11 @@ def register(sub):
 
 
 def _solver(args):
-    from ..solve import solve
-
     if args.backend == "browser":
+        # lazy: cold path, the browser solver (asyncio, the page server) loads only for --backend browser
         from ..browser_bench import BrowserSolver
 
         return BrowserSolver(model=args.model, parallel=not args.sequential, allow_uncertified=args.allow_uncertified)
-    from ..steppers import get
 
     stepper = (
         get("reference")
@@ -50,7 +50,7 @@ def _solver(args):
 
 
 def run(args) -> int:
-    from .. import bench
+    from .. import bench  # lazy: cold path, the benchmark runner loads only for `sketchpad bench`
 
     if args.limit is not None and args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")

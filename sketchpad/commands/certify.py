@@ -3,8 +3,10 @@ certificate; `sketchpad certify --verify CERT` checks an existing one against th
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+from ..certify import policy
 from ..certify.certified import certify_and_cache, write
 from ..errors import InputError
 from ..model.loading import load_stepper, resolve_model_dir
@@ -61,7 +63,7 @@ def verify(args) -> int:
     """A certificate file is a claim: "claim: consistent" or "claim: inconsistent (reason)";
     with --rerun this device's own run says "proof: ...".  Exit 0 only when the claim is
     consistent (and, with --rerun, proved here)."""
-    from ..certify.verify import verify
+    from ..certify.verify import verify  # lazy: cold path, the verifier loads only for --verify
 
     rep = verify(args.verify, model_dir=args.model, backend=args.backend, rerun=args.rerun)
     if rep.consistent:
@@ -102,11 +104,19 @@ def certify_model(model_dir, backend, gate: float = 1.0, batch_sizes=None, out=N
 def _browser(args, model_dir: Path, sizes) -> int:
     if args.gate != 1.0 or sizes:
         raise InputError("--backend browser certifies the page's model at gate 1 with its own batch sizes")
-    from ..certify import policy
+    # lazy: the browser backend (asyncio, the page server) loads only for --backend browser
     from ..certify.browser_backend import certify_in_browser
+
+    # lazy: the browser backend (asyncio, the page server) loads only for --backend browser
     from ..certify.rows import NotRowIndependent
+
+    # lazy: the browser backend (asyncio, the page server) loads only for --backend browser
     from ..certify.verify import browser_expectation
+
+    # lazy: the browser backend (asyncio, the page server) loads only for --backend browser
     from ..server.live import page_server
+
+    # lazy: the server's models load SQLAlchemy; only --backend browser needs them
     from ..server.models import VARIANT_DIR
 
     expect = browser_expectation(model_dir, 1.0)  # refuses a model with no export, before Chromium starts
@@ -125,8 +135,6 @@ SHOW_FAILURES = 10  # failing views printed; all of them are in the certificate
 
 
 def _stderr(line: str) -> None:
-    import sys
-
     print(line, file=sys.stderr, flush=True)
 
 
@@ -149,10 +157,17 @@ def report(cert: dict, verdict, where: list) -> int:
     rule = p["margin_rule"]
     margin = f"{res['min_margin']:.3f}" if res["min_margin"] is not None else "n/a"
     print(
-        f"{'PASSED' if verdict.ok else 'FAILED'}: {res['passed_views']}/{res['views']} views, smallest margin "
+        _headline(verdict.ok, res["passed_views"], res["views"]) + ", smallest margin "
         f"{margin} at {res['min_margin_view']} (rule: > {rule['factor']:g} x drift {rule['drift']:.2e} + "
         f"{rule['floor']:g} = {rule['required']:.3f}), {p['backend']['name']} on "
         f"{p['environment'].get('device', {}).get('name') or p['environment'].get('execution_provider')}, "
         f"seconds by run {p['time']['seconds_by_run']}" + (f"; wrote {', '.join(where)}" if where else "")
     )
     return 0 if verdict.ok else 1
+
+
+def _headline(ok: bool, passed: int, views: int) -> str:
+    # A failure leads with the views that fail: "FAILED: 10/1436 views" read as ten failures.
+    if ok:
+        return f"PASSED: {passed}/{views} views pass"
+    return f"FAILED: {views - passed} of {views} views fail ({passed} pass)"

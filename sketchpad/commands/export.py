@@ -4,11 +4,13 @@ DIR-int8), each a model of its own that needs its own certificate."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 from ..errors import InputError
 from ..extras import TRAIN, require_train
+from ..model import DEFAULT_MODEL_DIR
 
 
 def register(sub):
@@ -48,9 +50,6 @@ def register(sub):
 
 def run(args) -> int:
     require_train("`sketchpad export`", TRAIN)
-    import json
-
-    from ..model import DEFAULT_MODEL_DIR
 
     variants = (("float16",) if args.dtype == "float16" else ()) + ((args.quantize,) if args.quantize else ())
     if args.variants_only:
@@ -58,7 +57,7 @@ def run(args) -> int:
     model_dir = Path(args.model) if args.model else DEFAULT_MODEL_DIR
     if not (model_dir / "adapter").is_dir() or not (model_dir / "base").is_dir():
         raise InputError(f"{model_dir} is not a model directory (it needs base/ and adapter/)")
-    from sketchpad.export import export_model
+    from sketchpad.export import export_model  # lazy: the export package needs the [train] extra (torch, onnx)
 
     external = {"auto": None, "yes": True, "no": False}[args.external_data]
     result = export_model(
@@ -96,6 +95,7 @@ def _print_variants(variants: dict) -> None:
 
 
 def _variants_only(out: Path, variants: tuple) -> int:
+    # lazy: the export package needs the [train] extra (torch, onnx)
     from sketchpad.export.pipeline import export_variants
 
     if not variants:

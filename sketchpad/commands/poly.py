@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..errors import InputError, SketchpadError
 from . import add_stepper_arguments, stepper_from
 
 
@@ -41,8 +42,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from .. import symbolic
-    from ..errors import InputError, SketchpadError
+    from .. import symbolic  # lazy: cold path, the symbolic package (30 modules) loads only for `sketchpad poly`
 
     expr = sys.stdin.read().strip() if args.expr == "-" else args.expr
     if args.max_degree < 1:

@@ -105,8 +105,8 @@ def register(sub):
 def run(args) -> int:
     import uvicorn  # the server's own parts (uvicorn, FastAPI, SQLAlchemy) load only for `serve`
 
-    from ..server import Settings, create_app
-    from ..server.database import ENV, database_url
+    from ..server import Settings, create_app  # lazy: FastAPI loads only for serve
+    from ..server.database import ENV, database_url  # lazy: SQLAlchemy loads only for serve
 
     if not 0 < args.port < 65536:
         raise InputError(f"--port must be between 1 and 65535, got {args.port}")

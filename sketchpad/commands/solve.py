@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
 
+from ..api import solve
 from ..errors import InputError
+from ..expr import ExprError, Limits, caret_lines, parse
 from . import add_stepper_arguments, stepper_from
 
 LIMITS_HELP = """\
@@ -19,8 +22,6 @@ size limits (bad input beyond them: one line, exit 2):
 
 
 def register(sub):
-    import argparse
-
     p = sub.add_parser(
         "solve",
         help="evaluate an integer expression on the sheet",
@@ -49,9 +50,6 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ..api import solve
-    from ..expr import ExprError, Limits, caret_lines, parse
-
     expr = (sys.stdin.read() if args.expr == "-" else args.expr).strip()
     if args.max_digits is not None:
         if args.max_digits < 1:
@@ -71,7 +69,7 @@ def run(args) -> int:
             for v, s in batch:
                 print(f"batch {k:6d}  {v.op:5} {v.a}{v.b}{v.c}  ->  {s.sym}{s.flag} {s.next}")
     if args.sheet:
-        from ..render import render_png
+        from ..render import render_png  # lazy: Pillow loads only for --png
 
         try:
             left_out = render_png(sol.worksheet, args.sheet, highlight=sol.last_where)

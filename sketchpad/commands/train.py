@@ -54,7 +54,7 @@ def register(sub):
 
 def run(args) -> int:
     require_train("`sketchpad train`")
-    from ..model import train
+    from ..model import train  # lazy: the trainer imports torch, the [train] extra
 
     out = Path(args.out)
     if args.base and not (Path(args.base) / "config.json").is_file():
@@ -66,7 +66,7 @@ def run(args) -> int:
     if args.threads is not None:
         if args.threads < 1:
             raise InputError("--threads must be positive")
-        import torch
+        import torch  # lazy: torch is the [train] extra
 
         torch.set_num_threads(args.threads)
     t0 = time.perf_counter()

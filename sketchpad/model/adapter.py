@@ -8,13 +8,18 @@ no lora_B module to gate, and the base's (untrained, distinct) rows for view tok
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import torch
 
+from ..errors import InputError
 from .adapter_config import AdapterConfig
+from .backbone import base_from_files
 from .gate import AdapterGate
+from .manifest import Manifest
 from .tokenizer import ViewTokenizer
+from .vocab import VOCAB_FILE, StepVocab
 
 ADAPTER_DIR = "adapter"
 BASE_DIR = "base"
@@ -22,7 +27,7 @@ BASE_DIR = "base"
 
 def new_adapter(base, config: AdapterConfig = AdapterConfig(), seed: int = 0):
     """peft-wrap `base` with a fresh LoRA adapter (lora_B = 0, so it starts equal to the base)."""
-    from peft import get_peft_model
+    from peft import get_peft_model  # lazy: peft is the [train] extra
 
     torch.manual_seed(seed)
     names = {n.rsplit(".", 1)[-1] for n, _ in base.named_modules()}
@@ -39,9 +44,6 @@ def load_adapted(model_dir: Path, gate: float = 1.0, manifest=None):
     """(peft model in eval mode, ViewTokenizer, AdapterGate) from a model directory.  Every file
     is read once, through `manifest` (sketchpad.model.manifest), which hashes the bytes it
     reads; the model is built from those same bytes, so what was hashed is what runs."""
-    from .backbone import base_from_files
-    from .manifest import Manifest
-    from .vocab import VOCAB_FILE, StepVocab
 
     model_dir = Path(model_dir)
     m = manifest if manifest is not None else Manifest(model_dir)
@@ -58,13 +60,10 @@ def load_adapted(model_dir: Path, gate: float = 1.0, manifest=None):
 
 def adapter_from_bytes(base, config_bytes: bytes, weight_bytes: bytes):
     """peft's PeftModel.from_pretrained(base, dir) for inference, from the files' bytes."""
-    import json
 
-    from peft import PeftConfig, PeftModel, set_peft_model_state_dict
-    from peft.auto import MODEL_TYPE_TO_PEFT_MODEL_MAPPING
-    from safetensors.torch import load as load_safetensors
-
-    from ..errors import InputError
+    from peft import PeftConfig, PeftModel, set_peft_model_state_dict  # lazy: peft is the [train] extra
+    from peft.auto import MODEL_TYPE_TO_PEFT_MODEL_MAPPING  # lazy: peft is the [train] extra
+    from safetensors.torch import load as load_safetensors  # lazy: safetensors.torch needs torch, the [train] extra
 
     try:
         cfg = json.loads(config_bytes)

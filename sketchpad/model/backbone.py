@@ -14,16 +14,20 @@ rows only - at Qwen3.5-0.8B's size that is 170 of 248,320 vocabulary rows at 1 o
 
 from __future__ import annotations
 
+import json
+import warnings
 from pathlib import Path
 
 import torch
+
+from ..errors import InputError
 
 HYBRID_MODEL_TYPES = ("qwen3_5_text", "qwen3_5", "qwen3_next")
 
 
 def tiny_config(vocab_size: int, **overrides):
     """The default model's shape: a Qwen3.5 text model at its smallest sensible size."""
-    from transformers import Qwen3_5TextConfig
+    from transformers import Qwen3_5TextConfig  # lazy: transformers is the [train] extra
 
     kw = dict(
         vocab_size=vocab_size,
@@ -51,7 +55,7 @@ def tiny_config(vocab_size: int, **overrides):
 
 def build_base(config, seed: int = 0):
     """A randomly initialised causal LM for `config` (seeded)."""
-    from transformers import AutoModelForCausalLM
+    from transformers import AutoModelForCausalLM  # lazy: transformers is the [train] extra
 
     torch.manual_seed(seed)
     return AutoModelForCausalLM.from_config(config, dtype=torch.float32)
@@ -68,9 +72,8 @@ def save_base(model, hf_tokenizer, directory: Path) -> Path:
 def quiet() -> None:
     """Silence transformers' loading bars and its one-time notices that the DeltaNet kernels
     fall back to PyTorch (true, expected, and noise on every CLI call)."""
-    import warnings
 
-    from transformers.utils import logging
+    from transformers.utils import logging  # lazy: transformers is the [train] extra
 
     logging.set_verbosity_error()
     logging.disable_progress_bar()
@@ -80,7 +83,6 @@ def quiet() -> None:
 def checkpoint_files(directory: Path) -> list[str]:
     """The files `load_base_model` reads from a checkpoint directory: its config and its
     safetensors weights (one file, or an index and its shards); never the tokenizer."""
-    from ..errors import InputError
 
     directory = Path(directory)
     if not (directory / "config.json").is_file():
@@ -89,15 +91,12 @@ def checkpoint_files(directory: Path) -> list[str]:
         return ["config.json", "model.safetensors"]
     index = directory / "model.safetensors.index.json"
     if index.is_file():
-        import json
-
         return ["config.json", "model.safetensors.index.json"] + shard_names(json.loads(index.read_bytes()), directory)
     raise InputError(f"{directory} has no safetensors weights (model.safetensors or its index)")
 
 
 def shard_names(index: dict, directory) -> list[str]:
     """The shard files a safetensors index names: plain file names in the checkpoint directory."""
-    from ..errors import InputError
 
     try:
         names = sorted(set(index["weight_map"].values()))
@@ -115,13 +114,12 @@ def base_from_files(directory: Path, read):
     config and the weights come from those bytes, never from the path again, so the bytes that
     were hashed are the bytes that run (transformers' own loading does the rest: key names,
     tied weights, buffers)."""
-    import json
 
-    from safetensors.torch import load as load_safetensors
-    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+    from safetensors.torch import load as load_safetensors  # lazy: safetensors.torch needs torch, the [train] extra
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING  # lazy: transformers is the [train] extra
+
+    # lazy: transformers is the [train] extra
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING
-
-    from ..errors import InputError
 
     quiet()
     names = checkpoint_files(directory)
@@ -150,7 +148,7 @@ def load_base_model(directory: Path):
 
 def load_base(directory: Path):
     """(model, tokenizer) from a local HF checkpoint directory (training and text use)."""
-    from transformers import AutoTokenizer
+    from transformers import AutoTokenizer  # lazy: transformers is the [train] extra
 
     model = load_base_model(directory)
     return model, AutoTokenizer.from_pretrained(Path(directory))
@@ -204,7 +202,7 @@ def _output_rows(head, hidden: torch.Tensor, rows: torch.Tensor) -> torch.Tensor
     """head(hidden)[:, rows] computed for those rows only.  head is an nn.Linear, or peft's LoRA
     Linear around one: W_rows h + (B_rows A h) * scaling, where B's forward hooks (the adapter
     gate) act on B's rows exactly as they act on B's whole output."""
-    import torch.nn.functional as F
+    import torch.nn.functional as F  # lazy: torch is the [train] extra
 
     base = getattr(head, "base_layer", None)
     if base is None:

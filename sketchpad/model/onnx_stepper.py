@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import InputError, StepperFault
 from ..symbols import Step, View
 from .environment import cpu_device, environment
-from .manifest import Manifest
+from .manifest import Manifest, sha256_bytes
 from .onnx_proto import external_files, read_model
 from .readout import argmax_steps, steps_and_margins
 
@@ -93,7 +93,7 @@ class OnnxStepper:
         self._gate_feed = np.array([self.gate], dtype=np.float32)
 
     def _session(self, threads: int):
-        import onnxruntime as ort
+        import onnxruntime as ort  # lazy: a 0.3 s import; certify.policy reads only constants
 
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
@@ -113,8 +113,6 @@ class OnnxStepper:
 
     def _read_again(self) -> dict:
         """The external data files once more, each refused unless its sha256 is the one loaded first."""
-        from .manifest import sha256_bytes
-
         out = {}
         for name in external_files(read_model(self._model_bytes)):
             data = (self.dir / name).read_bytes() if (self.dir / name).is_file() else b""
@@ -177,7 +175,7 @@ class OnnxStepper:
         return {k: src[k] for k in ("model", "adapter") if k in src}
 
     def environment(self) -> dict:
-        import onnxruntime
+        import onnxruntime  # lazy: a 0.3 s import; certify.policy reads only constants
 
         library = {"onnxruntime": onnxruntime.__version__, "onnxruntime_build": onnxruntime.get_build_info()}
         threads = {"intra_op": self.threads, "one_thread_below": ONE_THREAD_BELOW, "inter_op": 1}

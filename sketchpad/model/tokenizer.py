@@ -19,6 +19,7 @@ from pathlib import Path
 import torch
 
 from ..symbols import CELL_SYMBOLS, OPS, Step, View
+from ..views import load
 from .vocab import VOCAB_FILE, StepVocab
 
 VIEW_TOKEN = "<view>"
@@ -42,8 +43,6 @@ def step_token(step: Step) -> str:
 def step_vocabulary(entries=None) -> list[Step]:
     """The sorted distinct reference steps over V (from the committed export)."""
     if entries is None:
-        from ..views import load
-
         entries = load()
     return sorted({e["step"] for e in entries})
 
@@ -60,8 +59,9 @@ def sketch_tokens(steps: list[Step]) -> list[str]:
 
 def build_char_tokenizer(steps: list[Step]):
     """A character-level HF tokenizer for text, with the view and step tokens added."""
+    # lazy: tokenizers comes with transformers, the [train] extra
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
-    from transformers import PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast  # lazy: transformers is the [train] extra
 
     vocab = {t: i for i, t in enumerate(SPECIAL_TOKENS + TEXT_CHARS)}
     tk = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))

@@ -17,8 +17,10 @@ import numpy as np
 import torch
 
 from ..symbols import Step, View
+from .adapter import load_adapted
 from .backbone import forward_logits
 from .environment import cpu_device, environment
+from .manifest import Manifest
 from .readout import argmax_steps, steps_and_margins
 
 # The source files that turn a view into a step on this backend (covered by certificates).
@@ -116,8 +118,8 @@ class TorchStepper:
         }
 
     def environment(self) -> dict:
-        import peft
-        import transformers
+        import peft  # lazy: peft is the [train] extra
+        import transformers  # lazy: transformers is the [train] extra
 
         library = {
             "torch": torch.__version__,
@@ -131,8 +133,6 @@ class TorchStepper:
 
 def load(model_dir, gate: float = 1.0) -> TorchStepper:
     """The gated model of a model directory (base/, adapter/, sketchpad_vocab.json)."""
-    from .adapter import load_adapted
-    from .manifest import Manifest
 
     manifest = Manifest(model_dir).code(CODE)
     model, vocab, g = load_adapted(model_dir, gate, manifest)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import platform
 import time
 from pathlib import Path
 
@@ -21,7 +22,10 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from . import DEFAULT_BASE_STEPS, DEFAULT_MAX_STEPS
+from .. import views as V
+from ..version import __version__
+from ..views import file_sha256
+from . import DEFAULT_BASE_STEPS, DEFAULT_MAX_STEPS, corpus
 from .adapter import ADAPTER_DIR, BASE_DIR, new_adapter
 from .adapter_config import AdapterConfig
 from .backbone import build_base, forward_logits, load_base, save_base, text_logits, tiny_config
@@ -56,7 +60,6 @@ def pretrain_base(
     progress: bool = True,
 ) -> dict:
     """Train a tiny Qwen3.5 LM on stdlib docstrings; save it to out_dir (HF format)."""
-    from . import corpus
 
     _seed(seed)
     steps_vocab = step_vocabulary()
@@ -146,7 +149,6 @@ def train_adapter(
     progress: bool = True,
 ) -> dict:
     """Fit the adapter on V (or its first `subset` views); save base, adapter and vocab."""
-    from .. import views as V
 
     model_dir = Path(model_dir)
     model_dir.mkdir(parents=True, exist_ok=True)
@@ -198,13 +200,8 @@ def train_adapter(
 
 
 def write_meta(model_dir: Path, base_info: dict | None, adapter_info: dict, base_source: str) -> Path:
-    import platform
-
-    import peft
-    import transformers
-
-    from ..version import __version__
-    from ..views import file_sha256
+    import peft  # lazy: peft is the [train] extra
+    import transformers  # lazy: transformers is the [train] extra
 
     meta = {
         "format": "sketchpad-model/1",

@@ -9,7 +9,7 @@ __all__ = ["Settings", "create_app"]
 
 def __getattr__(name):
     if name in __all__:
-        from . import app
+        from . import app  # lazy: FastAPI loads on first use (see above)
 
         return getattr(app, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

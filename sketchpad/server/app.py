@@ -44,6 +44,7 @@ from pathlib import Path
 
 from fastapi import Body, FastAPI, Query, Request
 from fastapi import Path as InPath
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -51,11 +52,15 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from .. import strictjson
+from .. import strictjson, views
 from ..errors import InputError, StepperFault
-from ..steppers import certificate_of
+from ..estimate import expected_batches, expected_bytes, expected_views
+from ..expr import Limits, parse
+from ..reference import ReferenceStepper
+from ..steppers import certificate_of, get
 from ..version import __version__
 from ..web import ROOT as WEB_ROOT
+from . import models
 from .batcher import Refused
 from .docs import add_docs
 from .guard import MAX_BODY, READ_SECONDS, RequestGuard
@@ -117,8 +122,6 @@ def _sse(event: str, data: dict) -> str:
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    from . import models
-
     s = settings or Settings()
     s.capacity.check()
 
@@ -163,7 +166,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """At start-up: the reference stepper, or the served model under a certificate that holds
         here (certified now if needed, sketchpad.certify.certified).  A model that fails stops
         the server from starting, with the reason."""
-        from ..reference import ReferenceStepper
 
         if callable(s.stepper):  # a stepper object (tests, embedding)
             return s.stepper
@@ -171,7 +173,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return ReferenceStepper()
         if served is None:
             raise InputError("this server has no model to solve with")
-        from ..steppers import get
 
         return get("model", model=served.model_dir, backend=s.backend, allow_uncertified=s.allow_uncertified)
 
@@ -217,8 +218,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     def limits_for(req: SolveRequest):
-        from ..expr import Limits
-
         limits = Limits() if s.max_digits is None else Limits(max_digits=s.max_digits)
         if req.max_digits is not None:
             limits = Limits(
@@ -234,8 +233,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def admit(req: SolveRequest):
         """(limits, ticket) for a request, or an error response: bad input 400 before it
         takes a place in the queue, a full server 503."""
-        from ..estimate import expected_batches, expected_bytes, expected_views
-        from ..expr import parse
 
         limits = limits_for(req)
         try:
@@ -352,7 +349,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/views")
     def api_views():
         """Every view of V with its reference step and witness (the page certifies against it)."""
-        from .. import views
 
         rows = views.load()
         return {
@@ -478,6 +474,4 @@ async def _disconnected(request: Request) -> None:
 
 
 def jsonable(x):
-    from fastapi.encoders import jsonable_encoder
-
     return jsonable_encoder(x, custom_encoder={Exception: str})

@@ -16,6 +16,7 @@ request fails fast (503) instead of hanging, and the next one reconnects by itse
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -46,8 +47,6 @@ def database_url(spec: str | Path) -> URL:
     if backend == "sqlite" and driver in ("", "pysqlite"):
         return url
     if backend in ("postgresql", "postgres") and driver in ("", "psycopg"):
-        import importlib.util
-
         if importlib.util.find_spec("psycopg") is None:
             raise InputError("--db postgresql://... needs psycopg 3: pip install 'sketchpad[postgres]'")
         return url.set(drivername="postgresql+psycopg")

@@ -20,7 +20,9 @@ import re
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
 
 SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui.css")
 
@@ -67,8 +69,6 @@ def add_docs(app: FastAPI, swagger_dir: Path) -> None:
         return app.openapi_schema
 
     app.openapi = openapi
-    from fastapi.openapi.docs import get_swagger_ui_html
-    from fastapi.staticfiles import StaticFiles
 
     have_swagger = all((swagger_dir / f).is_file() for f in SWAGGER_FILES)
     if have_swagger:

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import tempfile
 import threading
 import time
+from pathlib import Path
+
+import uvicorn
+
+from .app import Settings, create_app
 
 
 def free_port() -> int:
@@ -18,9 +24,6 @@ def free_port() -> int:
 @contextlib.contextmanager
 def running(settings=None, port: int | None = None, timeout: float = 30):
     """Yield the base URL of a started server; stop it on exit."""
-    import uvicorn
-
-    from .app import create_app
 
     port = port or free_port()
     server = uvicorn.Server(
@@ -44,10 +47,6 @@ def running(settings=None, port: int | None = None, timeout: float = 30):
 def page_server(model_dir, **settings):
     """A throw-away server for the page of `model_dir`: a temporary certificate database, and
     the reference stepper behind /api/solve (the page runs the model itself).  Yields its URL."""
-    import tempfile
-    from pathlib import Path
-
-    from .app import Settings
 
     with tempfile.TemporaryDirectory(prefix="sketchpad-page-") as tmp:
         s = Settings(

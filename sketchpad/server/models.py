@@ -23,8 +23,12 @@ import json
 import re
 from pathlib import Path
 
+from ..certify import policy
+from ..certify.verify import browser_expectation
 from ..errors import InputError
+from ..model import DEFAULT_MODEL_DIR
 from .records import nested, summary
+from .store import StoreUnavailable
 
 KEY_FILE = "onnx/model.onnx"  # what identifies a served model in the certificate registry
 VARIANT_DIR = re.compile(r"onnx-([a-z0-9]+)")  # onnx-float16, onnx-int8 (export/variants.py)
@@ -69,8 +73,6 @@ class ServedModel:
         if name == "float32":
             return self.expectation()
         if name not in self._variant_expect:
-            from ..certify.verify import browser_expectation
-
             d = next(v["dir"] for v in self.variants() if v["name"] == name)
             self._variant_expect[name] = browser_expectation(d, 1.0)
         return self._variant_expect[name]
@@ -78,8 +80,6 @@ class ServedModel:
     @classmethod
     def find(cls, model_dir=None) -> ServedModel | None:
         if model_dir is None:
-            from ..model import DEFAULT_MODEL_DIR
-
             if not (DEFAULT_MODEL_DIR / "adapter").is_dir():
                 return None
             model_dir = DEFAULT_MODEL_DIR
@@ -94,7 +94,6 @@ class ServedModel:
         if self._expect is None:
             if self.onnx_dir is None:
                 raise UnknownModel(f"the served model {self.model_dir} has no ONNX export, so no page runs it")
-            from ..certify.verify import browser_expectation
 
             self._expect = browser_expectation(self.model_dir, 1.0)
         return self._expect
@@ -153,7 +152,6 @@ class ServedModel:
     def claim(self, cert) -> str:
         """A committed certificate as the server can judge it: a browser one against what the page
         loads; another backend's is checked by the device that runs it."""
-        from ..certify import policy
 
         if nested(cert, "predicate", "backend", "name") != "browser" or self.onnx_dir is None:
             return "not checked here: the device that runs this backend checks it, and runs its own suite"
@@ -163,7 +161,6 @@ class ServedModel:
 
 def recorded(store, key: str) -> list[dict]:
     """Summaries of the uploads recorded for the model `key`: claims, with who sent them."""
-    from .store import StoreUnavailable
 
     try:
         rows = store.list(50, model_sha256=key)["certificates"]
@@ -185,7 +182,6 @@ def recorded(store, key: str) -> list[dict]:
 
 def check_uploaded(cert, served: ServedModel | None) -> dict:
     """The rule on an uploaded browser certificate for `served`; returns what the store keeps."""
-    from ..certify import policy
 
     if not isinstance(cert, dict):
         raise InputError("malformed certificate: not a JSON object")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, fields
 from ..errors import InputError
 from ..solve import solve
 from ..steppers import certificate_of
-from .batcher import Batcher, Busy, OverTime, Ticket, TicketStepper, retry_after
+from .batcher import Batcher, Busy, OverTime, ShuttingDown, Ticket, TicketStepper, retry_after
 
 
 def _flag(flag: str, metavar: str, help: str) -> dict:
@@ -125,8 +125,6 @@ class SolveService:
         """A ticket for a new request, or Busy when every slot and queue place is taken."""
         c = self.capacity
         if not self._started:
-            from .batcher import ShuttingDown
-
             raise ShuttingDown("the server is not ready yet", retry_after=2)
         if self.running + self.waiting >= c.workers + c.queue:
             self.refused += 1

@@ -14,6 +14,8 @@ from ..arith import Arithmetic
 from ..digits import to_digits
 from ..errors import InputError
 from ..expr import Limits
+from ..steppers import get
+from .integer import Z
 
 
 def _text(v) -> str:
@@ -37,8 +39,6 @@ class Context:
         max_operations: int = MAX_OPERATIONS,
         batching: bool = True,
     ):
-        from ..steppers import get
-
         resolved = get(stepper)  # None: the certified shipped model, as everywhere
         self.stepper_name = (
             "model"
@@ -56,16 +56,13 @@ class Context:
         self.literals: list[tuple[int, str, int]] = []  # (value, why it entered, ops before it)
         self._consts: dict[int, object] = {}
         self.started = time.perf_counter()
-        from .integer import Z
-
-        self._Z = Z
 
     def lit(self, value: int, why: str):
         """Bring an integer from outside into the context (recorded; never computed here)."""
         if type(value) is not int:
             raise TypeError(f"a literal must be a Python int, got {type(value).__name__}")
         self.literals.append((value, why, len(self.arith.log)))
-        return self._Z(self, value)
+        return Z(self, value)
 
     def const(self, value: int, why: str):
         """A structural constant (1, 2, an exponent, a trial divisor): recorded once, then reused."""
@@ -81,7 +78,7 @@ class Context:
                 f"this problem needs more than {self.max_operations:,} arithmetic operations, the budget; "
                 f"raise it with --max-operations N (max_operations=N in Python)"
             )
-        return self._Z(self, value)
+        return Z(self, value)
 
     # counters and audit -------------------------------------------------------------------
     @property

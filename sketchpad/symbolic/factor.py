@@ -108,7 +108,8 @@ def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> lis
             raise ArithmeticError(f"internal error: the root {r} gives no factor of {rest}")
         rest = q
     if rest.degree >= 4:
-        out += factor_squarefree(rest, primes)
+        # f = h(x^k), h irreducible: every factor's degree is a multiple of deg h
+        out += factor_squarefree(rest, primes, step=f.degree // spread_from if spread_from > 1 else 1)
     elif rest.degree >= 1:
         out.append(rest)  # degree 2 or 3 without a rational root: irreducible
     return out

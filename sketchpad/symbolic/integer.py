@@ -8,6 +8,8 @@ is allowed; computing with it is not.  There is deliberately no __int__/__index_
 
 from __future__ import annotations
 
+from ..digits import to_digits
+
 
 def _refuse(op: str, other) -> TypeError:
     return TypeError(
@@ -64,13 +66,9 @@ class Z:
     @property
     def digits(self) -> int:
         """The number of decimal digits of |value|."""
-        from ..digits import to_digits
-
         return len(to_digits(self._v))
 
     def __str__(self) -> str:
-        from ..digits import to_digits
-
         return ("-" if self._v < 0 else "") + to_digits(self._v)
 
     def __repr__(self) -> str:

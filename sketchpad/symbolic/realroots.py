@@ -19,6 +19,7 @@ from .descartes import dense, negated_variable
 from .integer import Z, batch
 from .isolate import isolate_many
 from .poly import Poly
+from .rational import Q
 from .refine import TEN, Bracket, refine_many
 
 DEFAULT_DIGITS = 15  # decimal digits of a real root when the caller does not say
@@ -142,8 +143,6 @@ def _sign(diff: dict, i: int, j: int) -> int:
 
 def _rational(linear: list, digits: int) -> list[RealRoot]:
     """q x - p: the root p/q exactly (lowest terms, q > 0) and floor(p 10^N / q)."""
-    from .rational import Q
-
     if not linear:
         return []
     ctx = linear[0][0].ctx

@@ -68,15 +68,18 @@ def search(piece: Piece, lifted: list, m: Z, allowed: set[int], exhaustive: bool
     while 2 * size <= len(T) and (exhaustive or size <= EARLY_SIZES):
         subsets = [S for S in combinations(T, size) if sum(deg[i] for i in S) in allowed]
         passing = _trailing_test(G, subsets, const, m) if subsets else []
-        for S in passing:
-            if not set(S) <= set(T):
-                continue  # a factor found in this round used one of its modular factors
-            H = _candidate(G, [lifted[i] for i in S], m)
+        cands = _candidates(G, passing, lifted, m) if passing else []
+        kept = _value_test(G, cands)
+        changed = False
+        for S, g, keep in zip(passing, cands, kept):
+            if not keep or not set(S) <= set(T):
+                continue  # fails the value test, or a factor found in this round used one of its modular factors
+            H = _candidate(G, [lifted[i] for i in S], m) if changed else g.primitive()[1]
             quotient = G.exact_quotient(H)
             if quotient is None:
                 continue
             found.append((H, list(S)))
-            G = quotient
+            G, changed = quotient, True
             T = [i for i in T if i not in S]
         size += 1
     if exhaustive:
@@ -97,6 +100,43 @@ def _trailing_test(G: Poly, subsets: list, const: dict, m: Z) -> list:
     live = [(S, u) for S, u in zip(subsets, syms) if not u.is_zero]
     rems = batch([("//", bg0, u) for _, u in live])
     return [S for (S, _), (_, r) in zip(live, rems) if r.is_zero]
+
+
+def _candidates(G: Poly, subsets: list, lifted: list, m: Z) -> list:
+    """lc(G) prod_S g_i mod m for every subset S, coefficients as symmetric residues: the
+    subsets side by side (one product round per factor position, one residue round)."""
+    polys = [Poly.const(G.lc, G.var)] * len(subsets)
+    for j in range(len(subsets[0])):
+        polys = mul_many([(g, lifted[S[j]]) for g, S in zip(polys, subsets)], m)
+    sym = iter(symmetric_many([c for g in polys for c in g.terms.values()], m))
+    return [g._new({k: next(sym) for k in g.terms}) for g in polys]
+
+
+def _value_test(G: Poly, cands: list) -> list[bool]:
+    """For each candidate g (lc(g) = lc(G) times the lifted factors' leading coefficients, mod m):
+    False when g(a) does not divide lc(g) G(a) for a = 1 or a = -1, so pp(g) cannot divide G
+    (pp(g) = H | G gives H(a) | G(a), and g(a) = c H(a) with c | lc(g)).  A cheap filter before
+    the exact division: a few sums, products and divisions for all candidates in one round each."""
+    if not cands:
+        return []
+    zero = G.ctx.const(0, "zero")
+    polys = [G] + cands
+    halves = []  # per polynomial: the sums of its even and of its odd terms
+    for g in polys:
+        halves += [
+            [c for k, c in g.terms.items() if k % 2 == 0] or [zero],
+            [c for k, c in g.terms.items() if k % 2] or [zero],
+        ]
+    s = sums(halves)
+    vals = batch([(op, s[2 * i], s[2 * i + 1]) for i in range(len(polys)) for op in ("+", "-")])  # g(1), g(-1)
+    live = [(i, a) for i in range(1, len(polys)) for a in (0, 1) if not vals[2 * i + a].is_zero]
+    scaled = products([(polys[i].lc, vals[a]) for i, a in live])
+    rems = batch([("//", v, vals[2 * i + a]) for v, (i, a) in zip(scaled, live)])
+    keep = [True] * len(cands)
+    for (i, _), (_, r) in zip(live, rems):
+        if not r.is_zero:
+            keep[i - 1] = False
+    return keep
 
 
 def _candidate(G: Poly, factors: list, m: Z) -> Poly:

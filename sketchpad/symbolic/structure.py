@@ -18,6 +18,8 @@ exponents); every coefficient is computed on the sheet.
 
 from __future__ import annotations
 
+from math import gcd
+
 from .integer import batch, sums
 from .intfactor import PRIMES
 from .modp import mul_many
@@ -135,8 +137,6 @@ def eisenstein(f: Poly) -> bool:
 
 def exponent_gcd(f: Poly) -> int:
     """The gcd of f's exponents (f(0) != 0): f = g(x^k) for this k (bookkeeping)."""
-    from math import gcd
-
     k = 0
     for e in f.terms:
         k = gcd(k, e)

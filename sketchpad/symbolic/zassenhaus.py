@@ -33,11 +33,14 @@ FEW_FACTORS = 4  # ... unless one already gives this few modular factors (after 
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
-def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
+def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -> list[Poly]:
     """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 4,
     without rational roots: factor.py takes those out first).
 
-    `primes`: odd primes not dividing lc(f) modulo which f is known to be square-free."""
+    `primes`: odd primes not dividing lc(f) modulo which f is known to be square-free.
+    `step`: every factor's degree is known to be a multiple of it (f = h(x^k) with h
+    irreducible of degree `step`: a root b of a factor gives the root b^k of h, so Q(b)
+    contains Q(b^k), of degree `step`)."""
     n = f.degree
     chosen, allowed, tried = None, None, 0
     ctx = f.ctx
@@ -54,7 +57,7 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None) -> list[Poly]:
         fm = monic_mod_p(f, P, q)
         ddf = distinct_degree(fm, P, q)
         degrees = [d for d, F in ddf[0] for _ in range(F.degree // d)]
-        sums_ = _subset_sums(degrees) - {1, n - 1}  # f has no rational root left: no factor of degree 1
+        sums_ = {d for d in _subset_sums(degrees) - {1, n - 1} if d % step == 0}  # no rational root left
         before = allowed
         allowed = sums_ if allowed is None else allowed & sums_
         count = len(degrees)

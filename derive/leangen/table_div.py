@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from . import LEAN
 from .lean_text import _cells, _snum_lean, witness_header, witness_list
 from .witnesses import div_witnesses
 
-OUT = Path(__file__).resolve().parent.parent / "Sketchpad" / "TableDiv.lean"
+OUT = LEAN / "Sketchpad" / "TableDiv.lean"
 
 
 def generate_div() -> str:

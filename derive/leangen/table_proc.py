@@ -3,12 +3,11 @@ procedures (issue 11, lean2a): for every view, an input whose run presents it.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from . import LEAN
 from .lean_text import _cells, _snum_lean, witness_header, witness_list
 from .witnesses import proc_witnesses
 
-OUT = Path(__file__).resolve().parent.parent / "Sketchpad" / "TableProc.lean"
+OUT = LEAN / "Sketchpad" / "TableProc.lean"
 
 
 def generate_proc() -> str:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from . import LEAN
 from .lean_text import _snum_lean, witness_header, witness_list
 from .witnesses import sqrt_witnesses
 
-OUT = Path(__file__).resolve().parent.parent / "Sketchpad" / "TableSqrt.lean"
+OUT = LEAN / "Sketchpad" / "TableSqrt.lean"
 
 
 def generate_sqrt() -> str:

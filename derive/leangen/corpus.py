@@ -20,9 +20,9 @@ from pathlib import Path
 
 from derive.golden import trace
 
-from . import golden
+from . import LEAN, golden
 
-OUT = Path(__file__).resolve().parent.parent / "Sketchpad" / "Corpus.lean"
+OUT = LEAN / "Sketchpad" / "Corpus.lean"
 SEED = 20261202
 
 # (operation, digits of the first operand, digits of the second) for each problem, both modes.
@@ -87,7 +87,7 @@ def files() -> dict[Path, str]:
         for parallel in (True, False):
             t = trace(expr, parallel)
             name = f"corpus_{k:02d}"
-            source = f"lean/leangen/corpus.py, problem {k // 2} ({'parallel' if parallel else 'sequential'})"
+            source = f"derive/leangen/corpus.py, problem {k // 2} ({'parallel' if parallel else 'sequential'})"
             body.append(golden.theorem(name, source, t))
             k += 1
     body.append("end Sketchpad\n")

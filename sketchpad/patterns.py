@@ -1,0 +1,161 @@
+"""The views a carry-select scan presents, as a pattern (issue 22): its first column under its real
+state, every other column under every state of its family.  A column's views depend only on its
+two symbols, so a pattern holds the distinct symbol pairs of its columns ("kinds") and one grid
+kind x state -> view code; scans that read the same cells share one pattern (cells_key,
+same_cells).  scans.py builds, asks and follows them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .codes import BLANK_CODE, NSYM, OP, SYM, SYMBOLS, code4, views_of
+from .sheet import Row
+
+
+class Pattern:
+    """The views of columns start..limit-1 of a row: the first column under (op, first carry),
+    every other under every state.  Column j >= 1 presents (state, x, y) for each state, so the
+    distinct views are the distinct (x, y) symbol pairs of the columns ("kinds") under every
+    state: kind[j-1] is column j's kind, grid[kind, k] its view code under states[k]."""
+
+    __slots__ = ("first", "kind", "grid", "w", "n")
+
+    def __init__(self, op: str, x: Row, y: Row | None, fixed, first_carry: int, start: int, limit: int, states):
+        a = x.syms(start, limit)
+        if y is not None:
+            b = y.syms(start, limit)
+        else:
+            b = np.empty(limit - start, dtype=np.uint8)
+            b.fill(fixed.code if fixed is not None else BLANK_CODE)
+        self.w, self.n = limit - start, len(states)
+        self.first = code4(OP[op], int(a[0]), int(b[0]), first_carry)
+        if self.w <= 64:  # short: in Python
+            kinds: dict = {}
+            self.kind = np.array(
+                [kinds.setdefault(p, len(kinds)) for p in zip(a[1:].tolist(), b[1:].tolist())], np.int32
+            )
+            ops = [(OP[o], SYM[c]) for o, c in states]
+            grid = [code4(o, ka, kb, c) for ka, kb in kinds for o, c in ops]
+            self.grid = np.array(grid, dtype=np.int32).reshape(len(kinds), len(states))
+            return
+        base = NSYM if len(SYMBOLS) == NSYM else 256  # every symbol below NSYM unless a wrong stepper's
+        pairs = a[1:].astype(np.int32) * base + b[1:]
+        if base == NSYM and len(pairs) > 64:
+            seen = np.bincount(pairs, minlength=NSYM * NSYM)
+            kinds = np.flatnonzero(seen)
+            where = np.empty(NSYM * NSYM, dtype=np.int32)
+            where[kinds] = np.arange(len(kinds), dtype=np.int32)
+            self.kind = where[pairs]
+        else:
+            kinds, kind = np.unique(pairs, return_inverse=True)
+            self.kind = kind.astype(np.int32).reshape(-1)
+        so, sc = state_codes(states)
+        self.grid = views_of(so, (kinds // base)[:, None], (kinds % base)[:, None], sc)
+
+    @classmethod
+    def many(cls, scans: list) -> None:
+        """The patterns of many long scans of one operation, one family and one store at once
+        (a level of a product's sum): one gather of all their columns' symbols, one histogram
+        of their kinds, and one grid that every one of them shares (scan._pattern is set)."""
+        p0 = scans[0]
+        sym, base = p0.x.store.sym, NSYM
+        widths = np.array([p.limit - p.start for p in scans])
+        ends = np.cumsum(widths)
+        heads = ends - widths
+        a = sym[np.concatenate([cell_ids(p.x, p.start, p.limit) for p in scans])].astype(np.int32)
+        if p0.y is not None:
+            b = sym[np.concatenate([cell_ids(p.y, p.start, p.limit) for p in scans])]
+        else:
+            fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
+            b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
+        pairs = a * base + b
+        body = np.ones(len(pairs), dtype=bool)
+        body[heads] = False  # a scan's first column is presented under its real state only
+        seen = np.bincount(pairs[body], minlength=base * base)
+        kinds = np.flatnonzero(seen)
+        where = np.zeros(base * base, dtype=np.int32)
+        where[kinds] = np.arange(len(kinds), dtype=np.int32)
+        kind = where[pairs]
+        so, sc = state_codes(p0.states)
+        grid = views_of(so, (kinds // base)[:, None], (kinds % base)[:, None], sc)
+        carries = np.array([p.first_carry for p in scans], dtype=np.int32)
+        firsts = views_of(OP[p0.op], a[heads], b[heads].astype(np.int32), carries).tolist()
+        for k, p in enumerate(scans):
+            pat = object.__new__(cls)
+            pat.first, pat.grid, pat.w, pat.n = firsts[k], grid, int(widths[k]), len(p0.states)
+            pat.kind = kind[heads[k] + 1 : ends[k]]
+            p._pattern = pat
+
+    def distinct(self) -> np.ndarray:
+        return np.concatenate([np.array([self.first], dtype=np.int32), self.grid.ravel()])
+
+    def codes(self) -> np.ndarray:
+        """Every presented view code, in order: the first column, then column by column."""
+        return np.concatenate([np.array([self.first], dtype=np.int32), self.grid[self.kind].ravel()])
+
+    def size(self) -> int:
+        return 1 + (self.w - 1) * self.n
+
+
+def cells_key(row: Row | None, p, many: bool):
+    """What a scan reads of a row, as a key: the cells of its columns (scans that read the same
+    cells present the same views: a product's sums of two rows of the same two digits), or the
+    row itself for short scans and lone ones."""
+    if row is None or not many or p.limit - p.start <= 64:
+        return id(row)
+    ids = row.ids[max(p.start, 0) : p.limit]
+    n = len(ids)  # a fingerprint (the same cells, the same fingerprint; distinct_all compares the cells)
+    return (id(row.store), n) + ((int(ids[0]), int(ids[n // 2]), int(ids[-1])) if n else ())
+
+
+def same_cells(p, q) -> bool:
+    """Whether two scans with one key read the same cells (their fingerprints matched)."""
+    lo = max(p.start, 0)  # one key: the same start and limit (columns below 0 read blank in both)
+    for a, b in ((p.x, q.x), (p.y, q.y)):
+        if a is not b and (a is None or b is None or not _equal(a.ids[lo : p.limit], b.ids[lo : q.limit])):
+            return False
+    return True
+
+
+def _equal(u: np.ndarray, v: np.ndarray) -> bool:
+    """Two index slices equal (no padding: a shorter row reads blanks where the other has cells)."""
+    return len(u) == len(v) and bool((u == v).all())
+
+
+def cell_ids(row: Row, lo: int, hi: int) -> np.ndarray:
+    """Cell indices of columns lo..hi-1 of a row (-1, read as blank, outside it)."""
+    ids, w = row.ids, len(row.ids)
+    if 0 <= lo and hi <= w:
+        return ids[lo:hi]
+    out = np.empty(max(0, hi - lo), dtype=np.int32)
+    a, b = max(lo, 0), min(hi, w)
+    if a < b:
+        out[: a - lo] = -1
+        out[a - lo : b - lo] = ids[a:b]
+        out[b - lo :] = -1
+    else:
+        out[:] = -1
+    return out
+
+
+_STATE_CODES: dict = {}
+_STATE_BASES: dict = {}
+
+
+def state_base(states) -> np.ndarray:
+    """Each state's part of a view code (operation and carry), as a row to broadcast."""
+    got = _STATE_BASES.get(states)
+    if got is None:
+        so, sc = state_codes(states)
+        got = _STATE_BASES[states] = so * NSYM**3 + sc
+    return got
+
+
+def state_codes(states) -> tuple:
+    """(operation codes, carry codes) of a family's states, as rows to broadcast."""
+    got = _STATE_CODES.get(states)
+    if got is None:
+        so = np.array([[OP[o] for o, _ in states]], dtype=np.int32)
+        sc = np.array([[SYM[c] for _, c in states]], dtype=np.int32)
+        got = _STATE_CODES[states] = (so, sc)
+    return got
