@@ -361,6 +361,11 @@ def _scan_select(op: str, x: Row, y, carry, out, start: int, limit: int, fixed, 
     first column only under its real state), then follow the emitted states column by column.
     Only the followed steps are written, so the sheet equals the sequential scan's sheet."""
     (run,) = yield [SelectScan(op, x, y, carry, out, start, limit, fixed, states)]
+    return _ended(op, carry, start, limit, run)
+
+
+def _ended(op: str, carry, start: int, limit: int, run: Followed):
+    """A carry-select scan's (last step, its column), or the fault its followed run shows."""
     step = StepRow(run.batch, run.last_row)
     if run.term == HALTS:
         return step, start + run.w - 1
@@ -368,6 +373,26 @@ def _scan_select(op: str, x: Row, y, carry, out, start: int, limit: int, fixed, 
         state = (step.next, step.flag if carry is not None else "_")
         raise StepperFault(f"stepper moved a {op} scan to state {state}, outside its family")
     raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def select_scans(specs: list) -> list | None:
+    """Carry-select scans for (op, x, y, carry, out, start, fixed) specs, as `scan` would make
+    them in the parallel mode; None when one of them has no family (it scans column by column)."""
+    parts = []
+    for op, x, y, carry, out, start, fixed in specs:
+        states = _family(op, fixed)
+        if states is None:
+            return None
+        limit = max(x.width(), y.width() if y is not None else 0) + 2
+        parts.append(SelectScan(op, x, y, carry, out, start, limit, fixed, states))
+    return parts
+
+
+def scan_all(parts: list):
+    """Many carry-select scans as one batch (a level of a product's sum: no generator per
+    scan); returns each scan's (last step, its column), as `scan` does."""
+    runs = yield parts
+    return [_ended(p.op, p.carry, p.start, p.limit, run) for p, run in zip(parts, runs)]
 
 
 BULK = 24  # shorter scans in a speculative block are answered column by column
@@ -428,4 +453,4 @@ def sign_code(op: str, a: Row, b: Row | None, c: Row | None = None, ci: int = 0)
     return code, where
 
 
-__all__ = ["SelectScan", "View", "scan", "select_probes", "sign_code"]
+__all__ = ["SelectScan", "View", "scan", "scan_all", "select_probes", "select_scans", "sign_code"]
