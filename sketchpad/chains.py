@@ -115,11 +115,11 @@ def _resets(ch: Chains, L: int, ident, irregular=None):
     cols = np.arange(L)
     val = np.empty((S, L), dtype=np.int16)
     val[:, 0] = ch.first
-    val[:, 1:] = cls[:, 0].astype(np.int16)[ch.kinds]
+    val[:, 1:] = np.take(cls[:, 0].astype(np.int16), ch.kinds)  # (np.take: a faster gather)
     reset = np.empty((S, L), dtype=bool)
     reset[:, 0] = True  # column 0 always resets: a running maximum never crosses rows
     if ident is not None:
-        reset[:, 1:] = (~ident)[ch.kinds]
+        reset[:, 1:] = np.take(~ident, ch.kinds)
     else:
         reset[:, 1:] = True
     if irregular is not None:
@@ -132,7 +132,7 @@ def _resets(ch: Chains, L: int, ident, irregular=None):
     while True:
         np.multiply(reset, flat, out=idx)  # a reset column's own flat index, 0 elsewhere
         np.maximum.accumulate(idx, axis=1, out=idx)
-        at = vflat[idx]  # class of the followed step at each column
+        at = np.take(vflat, idx)  # class of the followed step at each column
         ends = at < 0
         # the first column that ends (columns past a row's length count only if none inside ends)
         t = np.minimum(np.where(ends.any(axis=1), ends.argmax(axis=1), L), ch.lengths)

@@ -298,14 +298,19 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
     lengths = np.array([pat.w for pat in pats])
     states, last, term = follow(Chains(classes, kinds, first_cls, lengths))
-    # (kind, state) -> flat index into the batch's small tables; the followed steps' output
-    # rows and which of them have a symbol (a flag) to write, by one gather each
-    at = kinds * n
-    at += np.maximum(states[:, 1:], 0)
-    followed = np.empty((U, L), dtype=np.int32)  # the stepper output row of each followed step
-    followed[:, 0] = firsts
-    followed[:, 1:] = rows.reshape(-1)[at]
-    off = np.arange(L) > last[:, None]
+    # Each column's (kind, state + 1) as a flat index into small tables whose slot 0 of every
+    # kind is "not followed" (state -1), and column 0's into a tail of the first columns: the
+    # followed steps' output rows, and which of them have a symbol (a flag), by one gather each.
+    n1, KN = n + 1, K * (n + 1)
+    at = np.empty((U, L), dtype=np.int32)
+    at[:, 0] = np.arange(KN, KN + U, dtype=np.int32)
+    np.multiply(kinds, n1, out=at[:, 1:])
+    at[:, 1:] += states[:, 1:]
+    at[:, 1:] += 1
+    ext = np.zeros(KN + U, dtype=np.int32)
+    ext[:KN].reshape(K, n1)[:, 1:] = rows
+    ext[KN:] = firsts
+    followed = np.take(ext, at)  # the stepper output row of each followed step (np.take: a faster gather)
     which = np.array([index[id(p.pattern)][0] for p in parts])
     starts = np.array([p.start for p in parts])
     if U < S:  # the scans of each pattern; patterns of one scan apart
@@ -319,11 +324,10 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     for fld, table, shift, targets in fields:
         if all(t is None for t in targets):
             continue
-        has = (table[batch.steps[rows]] != BLANK_CODE).reshape(-1)
-        mask = np.empty((U, L), dtype=bool)
-        mask[:, 0] = table[batch.steps[firsts]] != BLANK_CODE
-        mask[:, 1:] = has[at]
-        np.putmask(mask, off, False)
+        has = np.zeros(KN + U, dtype=bool)
+        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
+        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
+        mask = np.take(has, at)
         if U < S:  # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
             for u, mine in shared:
                 rows_u = [targets[k] for k in mine if targets[k] is not None]
@@ -336,7 +340,8 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
                 m = mask[lone_u] & np.array([t is not None for t in ts])[:, None]
                 Sheet.write_masked(ts, starts[lone] + shift, followed[lone_u], m, batch, fld)
         else:
-            mask &= np.array([t is not None for t in targets])[:, None]
+            if any(t is None for t in targets):
+                mask &= np.array([t is not None for t in targets])[:, None]
             Sheet.write_masked(targets, starts + shift, followed, mask, batch, fld)
     ends = followed[np.arange(U), last]
     runs = [

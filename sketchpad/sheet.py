@@ -426,8 +426,8 @@ class Sheet:
         flat = np.flatnonzero(mask)
         if len(flat) == 0:
             return
-        out_rows = rows.reshape(-1)[flat]
-        syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[out_rows]]
+        out_rows = np.take(rows, flat)
+        syms = np.take((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
         placed = np.full(S * L, -1, dtype=np.int32)
         stores = {id(t.store): t.store for t in targets if t is not None}
         if len(stores) == 1:
