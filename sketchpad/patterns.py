@@ -62,9 +62,9 @@ class Pattern:
         widths = np.array([p.limit - p.start for p in scans])
         ends = np.cumsum(widths)
         heads = ends - widths
-        a = np.take(sym, np.concatenate([cell_ids(p.x, p.start, p.limit) for p in scans]))  # (np.take: a faster gather)
+        a = np.take(sym, _cells_of([p.x for p in scans], scans, int(ends[-1])))  # (np.take: a faster gather)
         if p0.y is not None:
-            b = np.take(sym, np.concatenate([cell_ids(p.y, p.start, p.limit) for p in scans]))
+            b = np.take(sym, _cells_of([p.y for p in scans], scans, int(ends[-1])))
         else:
             fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
             b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
@@ -105,16 +105,18 @@ def cells_key(row: Row | None, p, many: bool):
     row itself for short scans and lone ones."""
     if row is None or not many or p.limit - p.start <= 64:
         return id(row)
-    ids = row.ids[max(p.start, 0) : p.limit]
-    n = len(ids)  # a fingerprint (the same cells, the same fingerprint; distinct_all compares the cells)
-    return (id(row.store), n) + ((int(ids[0]), int(ids[n // 2]), int(ids[-1])) if n else ())
+    ids, lo = row.ids, max(p.start, 0)
+    n = max(0, min(p.limit, len(ids)) - lo)  # a fingerprint (distinct_all compares the cells)
+    return (id(row.store), n) + ((ids.item(lo), ids.item(lo + n // 2), ids.item(lo + n - 1)) if n else ())
 
 
 def same_cells(p, q) -> bool:
     """Whether two scans with one key read the same cells (their fingerprints matched)."""
     lo = max(p.start, 0)  # one key: the same start and limit (columns below 0 read blank in both)
     for a, b in ((p.x, q.x), (p.y, q.y)):
-        if a is not b and (a is None or b is None or not _equal(a.ids[lo : p.limit], b.ids[lo : q.limit])):
+        if a is b or (a is not None and b is not None and a.ids is b.ids):  # (rows that show one array)
+            continue
+        if a is None or b is None or not _equal(a.ids[lo : p.limit], b.ids[lo : q.limit]):
             return False
     return True
 
@@ -122,6 +124,19 @@ def same_cells(p, q) -> bool:
 def _equal(u: np.ndarray, v: np.ndarray) -> bool:
     """Two index slices equal (no padding: a shorter row reads blanks where the other has cells)."""
     return len(u) == len(v) and bool((u == v).all())
+
+
+def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
+    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array)."""
+    out = np.full(total, -1, dtype=np.int32)
+    at = 0
+    for row, p in zip(rows, scans):
+        ids, lo = row.ids, p.start
+        a, b = max(lo, 0), min(p.limit, len(ids))
+        if a < b:
+            out[at + a - lo : at + b - lo] = ids[a:b]
+        at += p.limit - lo
+    return out
 
 
 def cell_ids(row: Row, lo: int, hi: int) -> np.ndarray:

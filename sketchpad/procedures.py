@@ -217,10 +217,13 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
 def _sum_tree(sheet: Sheet, items: list):
     """Add shifted rows pairwise, all pairs of a level together: log2(rows) levels."""
     while len(items) > 1:
-        pairs = []
+        pairs, shifted = [], {}
         for k in range(0, len(items) - 1, 2):
             (r1, s1), (r2, s2) = items[k], items[k + 1]
-            pairs.append((r1, Row.shifted(r2, s2 - s1), s2 - s1, s1))
+            key = (id(r2.ids), s2 - s1)  # rows that show one array (one digit's partial rows): one shifted row
+            if key not in shifted:
+                shifted[key] = Row.shifted(r2, s2 - s1)
+            pairs.append((r1, shifted[key], s2 - s1, s1))
         sums = yield from add_rows_all(sheet, pairs)
         nxt = [(row, items[2 * k][1]) for k, row in enumerate(sums)]
         if len(items) % 2:

@@ -164,8 +164,16 @@ class SelectScan:
         shared: dict = {}
         same: list = []
         many = len(parts) > 1
+        keys: dict = {}  # (row, start, limit) -> its cells_key (a product's partial rows read one x)
         for p in parts:
-            key = (p.op, cells_key(p.x, p, many), cells_key(p.y, p, many))
+            kx, ky = (id(p.x), p.start, p.limit), (id(p.y), p.start, p.limit)
+            cx = keys.get(kx)
+            if cx is None:
+                cx = keys[kx] = cells_key(p.x, p, many)
+            cy = keys.get(ky)
+            if cy is None:
+                cy = keys[ky] = cells_key(p.y, p, many)
+            key = (p.op, cx, cy)
             key += (p.fixed.code if p.fixed is not None else -1, p.first_carry)
             key += (p.start, p.limit, p.states, p.carry is not None)
             got = shared.get(key)
