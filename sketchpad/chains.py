@@ -13,7 +13,8 @@ a small table classes[kind, state] and each row a list of its columns' kinds.  T
 follow, the same answer (tests/test_chains.py): when every kind's classes are constant (a
 carry the column generates or kills whatever comes in) or the identity (it propagates),
 except a few columns, a chain is a running "last reset" (a cumulative maximum) with one more
-round per other column; otherwise one tight loop over columns, all rows side by side.
+round per other column; otherwise blocks of columns, each block's exit under every state at
+once, then the blocks in order.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ HALTS, OUTSIDE, MISS = -1, -2, -3  # the step halts the scan; it names a state o
 ROUNDS = 6  # at most this many irregular columns per row before the loop is cheaper
 TAIL = 8  # columns walked on from an irregular column before another round
 SMALL = 64  # rows of at most this many columns: a plain Python walk is cheaper than numpy
-FEW = 16  # irregular chains of at most this many rows (a product's digits): walked in Python too
+WALKED = 4096  # irregular chains of at most this many columns in all: walked in Python too
+STOP = -100  # (inside _blocks) a column past a row's length: the walk stops before it
 
 
 class Chains:
@@ -61,7 +63,7 @@ def follow(ch: Chains):
     inside = np.arange(L - 1) < (ch.lengths[:, None] - 1)
     irregular = odd[ch.kinds] & inside
     if int(irregular.sum(axis=1).max()) > ROUNDS:
-        return _walk(ch, L) if S <= FEW else _loop(ch, L)
+        return _walk(ch, L) if S * L <= WALKED else _blocks(ch, L)
     return _resets(ch, L, ident, irregular)
 
 
@@ -103,6 +105,59 @@ def _loop(ch: Chains, L: int):
         last[act] = j
         act = act[c >= 0]
     return states, last, cur
+
+
+def _blocks(ch: Chains, L: int):
+    """Long chains with many irregular columns (a product's partial rows), in blocks of B
+    columns: every block's exit under every entry state (B steps, all rows, blocks and states
+    at once), then the blocks in order (a step a block), then each block walked from its entry
+    state (B steps, all rows and blocks at once)."""
+    S, (K, n) = len(ch.first), ch.classes.shape
+    C = L - 1  # column j >= 1 reads kinds[:, j - 1]; c = j - 1 below
+    B = max(4, int((C / 2) ** 0.5))
+    nb = C // B + 1  # at least one padding column: every walk ends inside the blocks
+    table = np.full((K + 1) * n, STOP, dtype=np.int16)  # kind K: a column the row does not have
+    table[: K * n] = ch.classes.reshape(-1)
+    kinds = np.full((S, nb * B), K, dtype=np.int32)
+    kinds[:, :C] = ch.kinds[:, :C]
+    kinds[np.arange(nb * B) >= ch.lengths[:, None] - 1] = K
+    kinds *= n
+    kb = kinds.reshape(S, nb, B)
+    out = np.empty((S, nb, n), dtype=np.int16)  # 1. each block's exit under each entry state
+    out[:] = np.arange(n, dtype=np.int16)
+    for t in range(B):
+        np.copyto(out, np.take(table, kb[:, :, t, None] + np.maximum(out, 0)), where=out >= 0)
+    rows = np.arange(S)
+    entry = np.empty((S, nb), dtype=np.int16)  # 2. the state each block is entered in
+    cur = ch.first.astype(np.int16)
+    for b in range(nb):
+        entry[:, b] = cur
+        cur = np.where(cur >= 0, out[rows, b, np.maximum(cur, 0)], cur)
+    states = np.full((S, nb, B), -1, dtype=np.int8)  # 3. each block walked: the state entering column c + 1
+    end_t = np.full((S, nb), -1, dtype=np.int64)
+    end_v = np.zeros((S, nb), dtype=np.int16)
+    cur = entry
+    for t in range(B):
+        live = cur >= 0
+        states[:, :, t] = np.where(live, cur, -1)
+        nxt = np.take(table, kb[:, :, t] + np.maximum(cur, 0))
+        ends = live & (nxt < 0)
+        end_t[ends] = t
+        end_v[ends] = nxt[ends]
+        cur = np.where(live, nxt, cur)
+    states = states.reshape(S, nb * B)
+    b = np.argmax(end_t >= 0, axis=1)  # the one block where each walk ended
+    c = b * B + end_t[rows, b]
+    v = end_v[rows, b]
+    stopped = v == STOP  # column c + 1 is past the row: it ran out of columns at c
+    last = np.where(stopped, c, c + 1)
+    term = np.where(stopped, states[rows, np.maximum(c, 0)], v).astype(np.int16)
+    states[rows[stopped], c[stopped]] = -1
+    never = ch.first < 0  # (no column entered)
+    last[never], term[never] = 0, ch.first[never]
+    full = np.full((S, L), -1, dtype=np.int8)
+    full[:, 1:] = states[:, :C]
+    return full, last.astype(np.int64), term
 
 
 def _resets(ch: Chains, L: int, ident, irregular=None):
