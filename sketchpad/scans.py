@@ -321,13 +321,15 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     followed = np.take(ext, at)  # the stepper output row of each followed step (np.take: a faster gather)
     which = np.array([index[id(p.pattern)][0] for p in parts])
     starts = np.array([p.start for p in parts])
-    if U < S:  # the scans of each pattern; patterns of one scan apart
+    shared, st = [], starts
+    if U < S:  # the scans of each pattern; a pattern of one scan is written with the rest below
         count = np.bincount(which, minlength=U)
         order = np.argsort(which, kind="stable").tolist()
         bounds = np.concatenate([[0], np.cumsum(count)]).tolist()
         shared = [(u, order[bounds[u] : bounds[u + 1]]) for u in np.flatnonzero(count > 1).tolist()]
-        lone = np.flatnonzero(count[which] == 1)
-        lone_u = which[lone]
+        first_of = np.array(order)[bounds[:-1]]  # each pattern's first scan
+        lone = (count == 1).tolist()
+        st = starts[first_of]
     fields = (("sym", STEP_SYM, 0, [p.out for p in parts]), ("flag", STEP_FLAG, 1, [p.carry for p in parts]))
     for fld, table, shift, targets in fields:
         if all(t is None for t in targets):
@@ -336,21 +338,19 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
         has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
         mask = np.take(has, at)
-        if U < S:  # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
-            for u, mine in shared:
-                rows_u = [targets[k] for k in mine if targets[k] is not None]
-                if rows_u:
-                    j = np.flatnonzero(mask[u])
-                    Sheet.write_shared(rows_u, j + parts[mine[0]].start + shift, batch, followed[u, j], fld)
-            # patterns of one scan each (most of a level of sums that share only some): all at once
-            ts = [targets[k] for k in lone]
-            if any(t is not None for t in ts):
-                m = mask[lone_u] & np.array([t is not None for t in ts])[:, None]
-                Sheet.write_masked(ts, starts[lone] + shift, followed[lone_u], m, batch, fld)
-        else:
-            if any(t is None for t in targets):
-                mask &= np.array([t is not None for t in targets])[:, None]
-            Sheet.write_masked(targets, starts + shift, followed, mask, batch, fld)
+        # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
+        for u, mine in shared:
+            rows_u = [targets[k] for k in mine if targets[k] is not None]
+            if rows_u:
+                j = np.flatnonzero(mask[u])
+                Sheet.write_shared(rows_u, j + parts[mine[0]].start + shift, batch, followed[u, j], fld)
+        # the patterns of one scan each, all at once (their rows of the tables in place: no copies)
+        ts = targets if U == S else [targets[k] if one else None for k, one in zip(first_of.tolist(), lone)]
+        off = [u for u, t in enumerate(ts) if t is None]
+        if len(off) < U:
+            if off:
+                mask[off] = False
+            Sheet.write_masked(ts, st + shift, followed, mask, batch, fld)
     ends = followed[np.arange(U), last]
     runs = [
         Followed(batch, int(e), int(k) + 1, int(t), int(k) + 1 == w) for e, k, t, w in zip(ends, last, term, lengths)
