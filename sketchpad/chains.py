@@ -26,6 +26,7 @@ ROUNDS = 6  # at most this many irregular columns per row before the loop is che
 TAIL = 8  # columns walked on from an irregular column before another round
 SMALL = 64  # rows of at most this many columns: a plain Python walk is cheaper than numpy
 WALKED = 4096  # irregular chains of at most this many columns in all: walked in Python too
+LONG = 512  # rows longer than this: a Python loop over rows costs less than one more pass over all columns
 STOP = -100  # (inside _blocks) a column past a row's length: the walk stops before it
 
 
@@ -59,12 +60,18 @@ def follow(ch: Chains):
     ident = (cls == np.arange(n, dtype=cls.dtype)).all(axis=1)
     odd = ~(const | ident)
     if not odd.any():
-        return _resets(ch, L, ident)
-    inside = np.arange(L - 1) < (ch.lengths[:, None] - 1)
-    irregular = odd[ch.kinds] & inside
-    if int(irregular.sum(axis=1).max()) > ROUNDS:
+        return _resets(ch, L, const)
+    irregular = np.zeros((S, L), dtype=bool)  # irregular[r, j]: column j of row r (j < its length) is
+    irregular[:, 1:] = np.take(odd, ch.kinds)
+    short = np.flatnonzero(ch.lengths < L)
+    if L > LONG:
+        for r in short.tolist():
+            irregular[r, ch.lengths[r] :] = False
+    else:
+        irregular &= np.arange(L) < ch.lengths[:, None]
+    if int(np.count_nonzero(irregular, axis=1).max()) > ROUNDS:
         return _walk(ch, L) if S * L <= WALKED else _blocks(ch, L)
-    return _resets(ch, L, ident, irregular)
+    return _resets(ch, L, const, irregular)
 
 
 def _walk(ch: Chains, L: int):
@@ -160,27 +167,22 @@ def _blocks(ch: Chains, L: int):
     return full, last.astype(np.int64), term
 
 
-def _resets(ch: Chains, L: int, ident, irregular=None):
+def _resets(ch: Chains, L: int, const, pending=None):
     """The class at column j is the value of the last column at or before j that resets it
     (column 0: its own class; a constant column: its constant; a resolved irregular column:
     its class under the state it was entered in); identity columns pass it on.  Indices are
-    flat (row * L + column, int32) so that the running maximum reads `val` in one gather."""
+    flat (row * L + column, int32) so that the running maximum reads `val` in one gather.
+    const: which kinds are constant (None: all); pending: the irregular columns (S x L), which
+    reset only once resolved (past a row's length a column's reset reaches no column of it)."""
     S = len(ch.first)
     cls = ch.classes
-    cols = np.arange(L)
+    rows = np.arange(S)
     val = np.empty((S, L), dtype=np.int16)
     val[:, 0] = ch.first
     val[:, 1:] = np.take(cls[:, 0].astype(np.int16), ch.kinds)  # (np.take: a faster gather)
     reset = np.empty((S, L), dtype=bool)
     reset[:, 0] = True  # column 0 always resets: a running maximum never crosses rows
-    if ident is not None:
-        reset[:, 1:] = np.take(~ident, ch.kinds)
-    else:
-        reset[:, 1:] = True
-    if irregular is not None:
-        reset[:, 1:] &= ~irregular
-        pending = np.zeros((S, L), dtype=bool)
-        pending[:, 1:] = irregular
+    reset[:, 1:] = True if const is None else np.take(const, ch.kinds)
     flat = _flat(S * L).reshape(S, L)
     vflat = val.reshape(-1)
     idx = np.empty_like(flat)
@@ -190,10 +192,13 @@ def _resets(ch: Chains, L: int, ident, irregular=None):
         at = np.take(vflat, idx)  # class of the followed step at each column
         ends = at < 0
         # the first column that ends (columns past a row's length count only if none inside ends)
-        t = np.minimum(np.where(ends.any(axis=1), ends.argmax(axis=1), L), ch.lengths)
-        if irregular is None or not pending.any():
+        t = ends.argmax(axis=1)
+        t[~ends[rows, t]] = L
+        np.minimum(t, ch.lengths, out=t)
+        if pending is None:
             break
-        j_irr = np.where(pending.any(axis=1), pending.argmax(axis=1), L)
+        j_irr = pending.argmax(axis=1)
+        j_irr[~pending[rows, j_irr]] = L
         need = np.flatnonzero(j_irr <= np.minimum(t, ch.lengths - 1))
         if len(need) == 0:
             break
@@ -214,11 +219,15 @@ def _resets(ch: Chains, L: int, ident, irregular=None):
         if len(seg) == 0:
             break  # every walk ended: `at` and `t` are exact
     last = np.minimum(t, ch.lengths - 1)
-    term = at[np.arange(S), last]
+    term = at[rows, last]
     states = np.empty((S, L), dtype=np.int8)
     states[:, 0] = -1
     states[:, 1:] = at[:, :-1]
-    np.putmask(states, cols > last[:, None], -1)  # on the path: columns 1..last
+    if L > LONG:  # on the path: columns 1..last
+        for r, k in enumerate(last.tolist()):
+            states[r, k + 1 :] = -1
+    else:
+        np.putmask(states, np.arange(L) > last[:, None], -1)
     return states, last, term
 
 

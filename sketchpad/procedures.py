@@ -136,7 +136,10 @@ def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
 def _sum_rows(sheet: Sheet, x: Row, name: str, start: int, offset: int) -> tuple:
     carry = sheet.row("carry", offset)
     out = sheet.row(name, offset)
-    out.share(0, x.ids[: min(start, x.width())])
+    shown = x.ids[: min(start, x.width())]  # x's cells below `start`, shown (not copied: the scan's
+    if len(shown):  # write makes the row's own array; a read-only view is copied before any change)
+        shown.flags.writeable = False
+        out.ids = shown
     return carry, out
 
 

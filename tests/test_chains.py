@@ -42,7 +42,7 @@ def random_chains(rnd, S, L, n, regular):
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 9])
-@pytest.mark.parametrize("L", [5, 70, 400])
+@pytest.mark.parametrize("L", [5, 70, 400, 700])
 @pytest.mark.parametrize("regular", [True, False])
 def test_follow_equals_the_naive_walk(n, L, regular):
     rnd = np.random.default_rng(n * 1000 + L + regular)
