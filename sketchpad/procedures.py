@@ -152,7 +152,7 @@ def add_rows_all(sheet: Sheet, pairs: list):
     if parts is None:
         gens = [_added(x, y, c, o, start) for (x, y, start, _), (c, o) in zip(pairs, rows)]
         return (yield from together(gens))
-    for step, _ in (yield from scan_all(parts)):
+    for step, _ in (yield from scan_all(parts)) or ():
         expect(step, (HALT,), "addition")
     return [o for _, o in rows]
 
@@ -204,7 +204,7 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
         specs.append((MUL, x, None, carry, row, 0, y.cell(j)))
     parts = select_scans(specs) if PARALLEL.get() else None
     if parts is not None:  # every row one carry-select scan, with no generator per row
-        for step, _ in (yield from scan_all(parts)):
+        for step, _ in (yield from scan_all(parts)) or ():
             expect(step, (HALT,), "partial product")
     else:
         yield from together(_partial_row(x, fixed, carry, row) for _, x, _, carry, row, _, fixed in specs)

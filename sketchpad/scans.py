@@ -21,9 +21,11 @@ from .batch_steps import BatchSteps, StepRow
 from .chains import HALTS, MISS, OUTSIDE, Chains, follow, follow_row
 from .codes import (
     BLANK_CODE,
+    NEXT,
     NSYM,
     OP,
     STEP_FLAG,
+    STEP_NEXT,
     STEP_SYM,
     SYM,
     SYMBOLS,
@@ -37,7 +39,7 @@ from .errors import StepperFault
 from .parts import FAMILIES, MUL_CARRIES, PARALLEL, SPECULATION, Ask, Presented, Probe
 from .patterns import Pattern, cells_key, same_cells, state_base, state_codes
 from .sheet import Row, Sheet
-from .symbols import MUL, SCAN_OPS, View
+from .symbols import HALT, MUL, SCAN_OPS, View
 
 
 def _family(op: str, fixed) -> tuple | None:
@@ -403,8 +405,14 @@ def select_scans(specs: list) -> list | None:
 
 def scan_all(parts: list):
     """Many carry-select scans as one batch (a level of a product's sum: no generator per
-    scan); returns each scan's (last step, its column), as `scan` does."""
+    scan); returns each scan's (last step, its column), as `scan` does, or None when every
+    scan halted on a HALT step (the usual case: nothing to look at one by one)."""
     runs = yield parts
+    own = list({id(r): r for r in runs}.values())  # (scans of one pattern share their run)
+    if own and all(r.term == HALTS for r in own):
+        rows = np.array([r.last_row for r in own])
+        if (STEP_NEXT[own[0].batch.steps[rows]] == NEXT[HALT]).all():
+            return None
     return [_ended(p.op, p.carry, p.start, p.limit, run) for p, run in zip(parts, runs)]
 
 
