@@ -27,6 +27,7 @@ TAIL = 8  # columns walked on from an irregular column before another round
 SMALL = 64  # rows of at most this many columns: a plain Python walk is cheaper than numpy
 WALKED = 4096  # irregular chains of at most this many columns in all: walked in Python too
 LONG = 512  # rows longer than this: a Python loop over rows costs less than one more pass over all columns
+ODD, CONST = 256, 512  # (in follow's codes of kinds: CONST is the highest bit)
 STOP = -100  # (inside _blocks) a column past a row's length: the walk stops before it
 
 
@@ -54,15 +55,16 @@ def follow(ch: Chains):
         return _walk(ch, L)
     cls = ch.classes
     n = cls.shape[1]
-    if n == 1:
-        return _resets(ch, L, None)
     const = (cls == cls[:, :1]).all(axis=1)
     ident = (cls == np.arange(n, dtype=cls.dtype)).all(axis=1)
     odd = ~(const | ident)
+    # each column's kind as one code (one gather): its class under state 0 (+ 128: any int8), ODD, CONST
+    table = (cls[:, 0].astype(np.int16) + 128) | (odd.astype(np.int16) * ODD) | (const.astype(np.int16) * CONST)
+    code = np.take(table, ch.kinds)
     if not odd.any():
-        return _resets(ch, L, const)
+        return _resets(ch, L, code)
     irregular = np.zeros((S, L), dtype=bool)  # irregular[r, j]: column j of row r (j < its length) is
-    irregular[:, 1:] = np.take(odd, ch.kinds)
+    np.not_equal(code & ODD, 0, out=irregular[:, 1:])
     short = np.flatnonzero(ch.lengths < L)
     if L > LONG:
         for r in short.tolist():
@@ -71,7 +73,7 @@ def follow(ch: Chains):
         irregular &= np.arange(L) < ch.lengths[:, None]
     if int(np.count_nonzero(irregular, axis=1).max()) > ROUNDS:
         return _walk(ch, L) if S * L <= WALKED else _blocks(ch, L)
-    return _resets(ch, L, const, irregular)
+    return _resets(ch, L, code, irregular)
 
 
 def _walk(ch: Chains, L: int):
@@ -167,22 +169,23 @@ def _blocks(ch: Chains, L: int):
     return full, last.astype(np.int64), term
 
 
-def _resets(ch: Chains, L: int, const, pending=None):
+def _resets(ch: Chains, L: int, code: np.ndarray, pending=None):
     """The class at column j is the value of the last column at or before j that resets it
     (column 0: its own class; a constant column: its constant; a resolved irregular column:
     its class under the state it was entered in); identity columns pass it on.  Indices are
     flat (row * L + column, int32) so that the running maximum reads `val` in one gather.
-    const: which kinds are constant (None: all); pending: the irregular columns (S x L), which
+    code: each column's kind as `follow` codes it; pending: the irregular columns (S x L), which
     reset only once resolved (past a row's length a column's reset reaches no column of it)."""
     S = len(ch.first)
     cls = ch.classes
     rows = np.arange(S)
     val = np.empty((S, L), dtype=np.int16)
     val[:, 0] = ch.first
-    val[:, 1:] = np.take(cls[:, 0].astype(np.int16), ch.kinds)  # (np.take: a faster gather)
+    np.bitwise_and(code, 255, out=val[:, 1:])
+    val[:, 1:] -= 128
     reset = np.empty((S, L), dtype=bool)
     reset[:, 0] = True  # column 0 always resets: a running maximum never crosses rows
-    reset[:, 1:] = True if const is None else np.take(const, ch.kinds)
+    np.greater_equal(code, CONST, out=reset[:, 1:])
     flat = _flat(S * L).reshape(S, L)
     vflat = val.reshape(-1)
     idx = np.empty_like(flat)
