@@ -230,6 +230,7 @@ class SelectScan:
         return out
 
 
+SYM_BIT, FLAG_BIT = 30, 29  # (in _follow_all's codes of followed steps)
 SLICE = 1 << 22  # columns followed at once (a product of thousands of rows goes in slices)
 WALK = 256  # scans of at most this many columns in all: followed one by one, in Python
 
@@ -308,9 +309,10 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
     lengths = np.array([pat.w for pat in pats])
     states, last, term = follow(Chains(classes, kinds, first_cls, lengths))
-    # Each column's (kind, state + 1) as a flat index into small tables whose slot 0 of every
+    # Each column's (kind, state + 1) as a flat index into a small table whose slot 0 of every
     # kind is "not followed" (state -1), and column 0's into a tail of the first columns: the
-    # followed steps' output rows, and which of them have a symbol (a flag), by one gather each.
+    # followed step's output row, with a bit for "has a symbol" and one for "has a flag" above
+    # it (rows < 2**29), by one gather.
     n1, KN = n + 1, K * (n + 1)
     at = np.empty((U, L), dtype=np.int32)
     at[:, 0] = np.arange(KN, KN + U, dtype=np.int32)
@@ -320,7 +322,13 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     ext = np.zeros(KN + U, dtype=np.int32)
     ext[:KN].reshape(K, n1)[:, 1:] = rows
     ext[KN:] = firsts
-    followed = np.take(ext, at)  # the stepper output row of each followed step (np.take: a faster gather)
+    for bit, table in ((SYM_BIT, STEP_SYM), (FLAG_BIT, STEP_FLAG)):
+        has = np.zeros(KN + U, dtype=np.int32)
+        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
+        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
+        ext |= has << bit
+    code = np.take(ext, at)  # (np.take: a faster gather)
+    followed = code & ((1 << FLAG_BIT) - 1)  # the stepper output row of each followed step
     which = np.array([index[id(p.pattern)][0] for p in parts])
     starts = np.array([p.start for p in parts])
     shared, st = [], starts
@@ -332,14 +340,11 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_of = np.array(order)[bounds[:-1]]  # each pattern's first scan
         lone = (count == 1).tolist()
         st = starts[first_of]
-    fields = (("sym", STEP_SYM, 0, [p.out for p in parts]), ("flag", STEP_FLAG, 1, [p.carry for p in parts]))
-    for fld, table, shift, targets in fields:
+    fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
+    for fld, shift, targets in fields:
         if all(t is None for t in targets):
             continue
-        has = np.zeros(KN + U, dtype=bool)
-        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
-        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
-        mask = np.take(has, at)
+        mask = code >= (1 << SYM_BIT) if fld == "sym" else (code & (1 << FLAG_BIT)) != 0
         # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
         for u, mine in shared:
             rows_u = [targets[k] for k in mine if targets[k] is not None]
