@@ -46,9 +46,11 @@ def _family(op: str, fixed) -> tuple | None:
     """The states a carry-select scan of `op` presents each column under, or None (no
     carry-select for this scan).  A product row's states depend on its multiplier digit."""
     if op == MUL:
-        d = fixed.sym if fixed is not None else None
-        return tuple((MUL, c) for c in MUL_CARRIES[d]) if d in MUL_CARRIES else None
+        return _MUL_FAMILIES.get(fixed.sym if fixed is not None else None)
     return FAMILIES.get(op)
+
+
+_MUL_FAMILIES = {d: tuple((MUL, c) for c in carries) for d, carries in MUL_CARRIES.items()}  # (made once)
 
 
 def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None, out: Row | None = None, start=0, fixed=None):
@@ -358,9 +360,10 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
             if off:
                 mask[off] = False
             Sheet.write_masked(ts, st + shift, followed, mask, batch, fld)
-    ends = followed[np.arange(U), last]
+    ends = followed[np.arange(U), last].tolist()
     runs = [
-        Followed(batch, int(e), int(k) + 1, int(t), int(k) + 1 == w) for e, k, t, w in zip(ends, last, term, lengths)
+        Followed(batch, e, k + 1, t, k + 1 == w)
+        for e, k, t, w in zip(ends, last.tolist(), term.tolist(), lengths.tolist())
     ]
     return [runs[u] for u in which.tolist()]
 
