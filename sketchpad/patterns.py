@@ -62,9 +62,9 @@ class Pattern:
         widths = np.array([p.limit - p.start for p in scans])
         ends = np.cumsum(widths)
         heads = ends - widths
-        a = np.take(sym, _cells_of([p.x for p in scans], scans, int(ends[-1])))  # (np.take: a faster gather)
+        a = _gather(sym, _cells_of([p.x for p in scans], scans, int(ends[-1])))
         if p0.y is not None:
-            b = np.take(sym, _cells_of([p.y for p in scans], scans, int(ends[-1])))
+            b = _gather(sym, _cells_of([p.y for p in scans], scans, int(ends[-1])))
         else:
             fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
             b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
@@ -77,7 +77,7 @@ class Pattern:
         kinds = np.flatnonzero(seen)
         where = np.zeros(base * base, dtype=np.int32)
         where[kinds] = np.arange(len(kinds), dtype=np.int32)
-        kind = np.take(where, pairs)
+        kind = _gather(where, pairs)
         so, sc = state_codes(p0.states)
         grid = views_of(so, (kinds // base)[:, None], (kinds % base)[:, None], sc)
         carries = np.array([p.first_carry for p in scans], dtype=np.int32)
@@ -124,6 +124,14 @@ def same_cells(p, q) -> bool:
 def _equal(u: np.ndarray, v: np.ndarray) -> bool:
     """Two index slices equal (no padding: a shorter row reads blanks where the other has cells)."""
     return len(u) == len(v) and bool((u == v).all())
+
+
+BIG = 1 << 22  # gathers of more indices than this by indexing (np.take first copies them whole as intp)
+
+
+def _gather(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """table[idx]: np.take up to BIG indices (faster there), indexing above (it casts in chunks)."""
+    return np.take(table, idx) if len(idx) <= BIG else table[idx]
 
 
 def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
