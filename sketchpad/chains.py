@@ -13,7 +13,8 @@ a small table classes[kind, state] and each row a list of its columns' kinds.  T
 follow, the same answer (tests/test_chains.py): when every kind's classes are constant (a
 carry the column generates or kills whatever comes in) or the identity (it propagates),
 except a few columns, a chain is a running "last reset" (a cumulative maximum) with one more
-round per other column; otherwise one tight loop over columns, all rows side by side.
+round per other column; otherwise blocks of columns, each block's exit under every state at
+once, then the blocks in order.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ HALTS, OUTSIDE, MISS = -1, -2, -3  # the step halts the scan; it names a state o
 ROUNDS = 6  # at most this many irregular columns per row before the loop is cheaper
 TAIL = 8  # columns walked on from an irregular column before another round
 SMALL = 64  # rows of at most this many columns: a plain Python walk is cheaper than numpy
-FEW = 16  # irregular chains of at most this many rows (a product's digits): walked in Python too
+WALKED = 4096  # irregular chains of at most this many columns in all: walked in Python too
+LONG = 512  # rows longer than this: a Python loop over rows costs less than one more pass over all columns
+ODD, CONST = 256, 512  # (in follow's codes of kinds: CONST is the highest bit)
+STOP = -100  # (inside _blocks) a column past a row's length: the walk stops before it
 
 
 class Chains:
@@ -51,18 +55,25 @@ def follow(ch: Chains):
         return _walk(ch, L)
     cls = ch.classes
     n = cls.shape[1]
-    if n == 1:
-        return _resets(ch, L, None)
     const = (cls == cls[:, :1]).all(axis=1)
     ident = (cls == np.arange(n, dtype=cls.dtype)).all(axis=1)
     odd = ~(const | ident)
+    # each column's kind as one code (one gather): its class under state 0 (+ 128: any int8), ODD, CONST
+    table = (cls[:, 0].astype(np.int16) + 128) | (odd.astype(np.int16) * ODD) | (const.astype(np.int16) * CONST)
+    code = np.take(table, ch.kinds)
     if not odd.any():
-        return _resets(ch, L, ident)
-    inside = np.arange(L - 1) < (ch.lengths[:, None] - 1)
-    irregular = odd[ch.kinds] & inside
-    if int(irregular.sum(axis=1).max()) > ROUNDS:
-        return _walk(ch, L) if S <= FEW else _loop(ch, L)
-    return _resets(ch, L, ident, irregular)
+        return _resets(ch, L, code)
+    irregular = np.zeros((S, L), dtype=bool)  # irregular[r, j]: column j of row r (j < its length) is
+    np.not_equal(code & ODD, 0, out=irregular[:, 1:])
+    short = np.flatnonzero(ch.lengths < L)
+    if L > LONG:
+        for r in short.tolist():
+            irregular[r, ch.lengths[r] :] = False
+    else:
+        irregular &= np.arange(L) < ch.lengths[:, None]
+    if int(np.count_nonzero(irregular, axis=1).max()) > ROUNDS:
+        return _walk(ch, L) if S * L <= WALKED else _blocks(ch, L)
+    return _resets(ch, L, code, irregular)
 
 
 def _walk(ch: Chains, L: int):
@@ -105,40 +116,92 @@ def _loop(ch: Chains, L: int):
     return states, last, cur
 
 
-def _resets(ch: Chains, L: int, ident, irregular=None):
+def _blocks(ch: Chains, L: int):
+    """Long chains with many irregular columns (a product's partial rows), in blocks of B
+    columns: every block's exit under every entry state (B steps, all rows, blocks and states
+    at once), then the blocks in order (a step a block), then each block walked from its entry
+    state (B steps, all rows and blocks at once)."""
+    S, (K, n) = len(ch.first), ch.classes.shape
+    C = L - 1  # column j >= 1 reads kinds[:, j - 1]; c = j - 1 below
+    B = max(4, int((C / 2) ** 0.5))
+    nb = C // B + 1  # at least one padding column: every walk ends inside the blocks
+    table = np.full((K + 1) * n, STOP, dtype=np.int16)  # kind K: a column the row does not have
+    table[: K * n] = ch.classes.reshape(-1)
+    kinds = np.full((S, nb * B), K, dtype=np.int32)
+    kinds[:, :C] = ch.kinds[:, :C]
+    kinds[np.arange(nb * B) >= ch.lengths[:, None] - 1] = K
+    kinds *= n
+    kb = kinds.reshape(S, nb, B)
+    out = np.empty((S, nb, n), dtype=np.int16)  # 1. each block's exit under each entry state
+    out[:] = np.arange(n, dtype=np.int16)
+    for t in range(B):
+        np.copyto(out, np.take(table, kb[:, :, t, None] + np.maximum(out, 0)), where=out >= 0)
+    rows = np.arange(S)
+    entry = np.empty((S, nb), dtype=np.int16)  # 2. the state each block is entered in
+    cur = ch.first.astype(np.int16)
+    for b in range(nb):
+        entry[:, b] = cur
+        cur = np.where(cur >= 0, out[rows, b, np.maximum(cur, 0)], cur)
+    states = np.full((S, nb, B), -1, dtype=np.int8)  # 3. each block walked: the state entering column c + 1
+    end_t = np.full((S, nb), -1, dtype=np.int64)
+    end_v = np.zeros((S, nb), dtype=np.int16)
+    cur = entry
+    for t in range(B):
+        live = cur >= 0
+        states[:, :, t] = np.where(live, cur, -1)
+        nxt = np.take(table, kb[:, :, t] + np.maximum(cur, 0))
+        ends = live & (nxt < 0)
+        end_t[ends] = t
+        end_v[ends] = nxt[ends]
+        cur = np.where(live, nxt, cur)
+    states = states.reshape(S, nb * B)
+    b = np.argmax(end_t >= 0, axis=1)  # the one block where each walk ended
+    c = b * B + end_t[rows, b]
+    v = end_v[rows, b]
+    stopped = v == STOP  # column c + 1 is past the row: it ran out of columns at c
+    last = np.where(stopped, c, c + 1)
+    term = np.where(stopped, states[rows, np.maximum(c, 0)], v).astype(np.int16)
+    states[rows[stopped], c[stopped]] = -1
+    never = ch.first < 0  # (no column entered)
+    last[never], term[never] = 0, ch.first[never]
+    full = np.full((S, L), -1, dtype=np.int8)
+    full[:, 1:] = states[:, :C]
+    return full, last.astype(np.int64), term
+
+
+def _resets(ch: Chains, L: int, code: np.ndarray, pending=None):
     """The class at column j is the value of the last column at or before j that resets it
     (column 0: its own class; a constant column: its constant; a resolved irregular column:
     its class under the state it was entered in); identity columns pass it on.  Indices are
-    flat (row * L + column, int32) so that the running maximum reads `val` in one gather."""
+    flat (row * L + column, int32) so that the running maximum reads `val` in one gather.
+    code: each column's kind as `follow` codes it; pending: the irregular columns (S x L), which
+    reset only once resolved (past a row's length a column's reset reaches no column of it)."""
     S = len(ch.first)
     cls = ch.classes
-    cols = np.arange(L)
+    rows = np.arange(S)
     val = np.empty((S, L), dtype=np.int16)
     val[:, 0] = ch.first
-    val[:, 1:] = cls[:, 0].astype(np.int16)[ch.kinds]
+    np.bitwise_and(code, 255, out=val[:, 1:])
+    val[:, 1:] -= 128
     reset = np.empty((S, L), dtype=bool)
     reset[:, 0] = True  # column 0 always resets: a running maximum never crosses rows
-    if ident is not None:
-        reset[:, 1:] = (~ident)[ch.kinds]
-    else:
-        reset[:, 1:] = True
-    if irregular is not None:
-        reset[:, 1:] &= ~irregular
-        pending = np.zeros((S, L), dtype=bool)
-        pending[:, 1:] = irregular
+    np.greater_equal(code, CONST, out=reset[:, 1:])
     flat = _flat(S * L).reshape(S, L)
     vflat = val.reshape(-1)
     idx = np.empty_like(flat)
     while True:
         np.multiply(reset, flat, out=idx)  # a reset column's own flat index, 0 elsewhere
         np.maximum.accumulate(idx, axis=1, out=idx)
-        at = vflat[idx]  # class of the followed step at each column
+        at = np.take(vflat, idx)  # class of the followed step at each column
         ends = at < 0
         # the first column that ends (columns past a row's length count only if none inside ends)
-        t = np.minimum(np.where(ends.any(axis=1), ends.argmax(axis=1), L), ch.lengths)
-        if irregular is None or not pending.any():
+        t = ends.argmax(axis=1)
+        t[~ends[rows, t]] = L
+        np.minimum(t, ch.lengths, out=t)
+        if pending is None:
             break
-        j_irr = np.where(pending.any(axis=1), pending.argmax(axis=1), L)
+        j_irr = pending.argmax(axis=1)
+        j_irr[~pending[rows, j_irr]] = L
         need = np.flatnonzero(j_irr <= np.minimum(t, ch.lengths - 1))
         if len(need) == 0:
             break
@@ -159,11 +222,15 @@ def _resets(ch: Chains, L: int, ident, irregular=None):
         if len(seg) == 0:
             break  # every walk ended: `at` and `t` are exact
     last = np.minimum(t, ch.lengths - 1)
-    term = at[np.arange(S), last]
+    term = at[rows, last]
     states = np.empty((S, L), dtype=np.int8)
     states[:, 0] = -1
     states[:, 1:] = at[:, :-1]
-    np.putmask(states, cols > last[:, None], -1)  # on the path: columns 1..last
+    if L > LONG:  # on the path: columns 1..last
+        for r, k in enumerate(last.tolist()):
+            states[r, k + 1 :] = -1
+    else:
+        np.putmask(states, np.arange(L) > last[:, None], -1)
     return states, last, term
 
 

@@ -62,24 +62,26 @@ class Pattern:
         widths = np.array([p.limit - p.start for p in scans])
         ends = np.cumsum(widths)
         heads = ends - widths
-        a = sym[np.concatenate([cell_ids(p.x, p.start, p.limit) for p in scans])].astype(np.int32)
+        a = _gather(sym, _cells_of([p.x for p in scans], scans, int(ends[-1])))
         if p0.y is not None:
-            b = sym[np.concatenate([cell_ids(p.y, p.start, p.limit) for p in scans])]
+            b = _gather(sym, _cells_of([p.y for p in scans], scans, int(ends[-1])))
         else:
             fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
             b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
-        pairs = a * base + b
-        body = np.ones(len(pairs), dtype=bool)
-        body[heads] = False  # a scan's first column is presented under its real state only
-        seen = np.bincount(pairs[body], minlength=base * base)
+        pairs = a.astype(np.int16)  # base * base < 2**15
+        pairs *= base
+        pairs += b
+        seen = np.bincount(pairs, minlength=base * base)
+        # a scan's first column is presented under its real state only: not a kind of its own
+        np.subtract.at(seen, pairs[heads], 1)
         kinds = np.flatnonzero(seen)
         where = np.zeros(base * base, dtype=np.int32)
         where[kinds] = np.arange(len(kinds), dtype=np.int32)
-        kind = where[pairs]
+        kind = _gather(where, pairs)
         so, sc = state_codes(p0.states)
         grid = views_of(so, (kinds // base)[:, None], (kinds % base)[:, None], sc)
         carries = np.array([p.first_carry for p in scans], dtype=np.int32)
-        firsts = views_of(OP[p0.op], a[heads], b[heads].astype(np.int32), carries).tolist()
+        firsts = views_of(OP[p0.op], a[heads].astype(np.int32), b[heads].astype(np.int32), carries).tolist()
         for k, p in enumerate(scans):
             pat = object.__new__(cls)
             pat.first, pat.grid, pat.w, pat.n = firsts[k], grid, int(widths[k]), len(p0.states)
@@ -103,16 +105,18 @@ def cells_key(row: Row | None, p, many: bool):
     row itself for short scans and lone ones."""
     if row is None or not many or p.limit - p.start <= 64:
         return id(row)
-    ids = row.ids[max(p.start, 0) : p.limit]
-    n = len(ids)  # a fingerprint (the same cells, the same fingerprint; distinct_all compares the cells)
-    return (id(row.store), n) + ((int(ids[0]), int(ids[n // 2]), int(ids[-1])) if n else ())
+    ids, lo = row.ids, max(p.start, 0)
+    n = max(0, min(p.limit, len(ids)) - lo)  # a fingerprint (distinct_all compares the cells)
+    return (id(row.store), n) + ((ids.item(lo), ids.item(lo + n // 2), ids.item(lo + n - 1)) if n else ())
 
 
 def same_cells(p, q) -> bool:
     """Whether two scans with one key read the same cells (their fingerprints matched)."""
     lo = max(p.start, 0)  # one key: the same start and limit (columns below 0 read blank in both)
     for a, b in ((p.x, q.x), (p.y, q.y)):
-        if a is not b and (a is None or b is None or not _equal(a.ids[lo : p.limit], b.ids[lo : q.limit])):
+        if a is b or (a is not None and b is not None and a.ids is b.ids):  # (rows that show one array)
+            continue
+        if a is None or b is None or not _equal(a.ids[lo : p.limit], b.ids[lo : q.limit]):
             return False
     return True
 
@@ -120,6 +124,27 @@ def same_cells(p, q) -> bool:
 def _equal(u: np.ndarray, v: np.ndarray) -> bool:
     """Two index slices equal (no padding: a shorter row reads blanks where the other has cells)."""
     return len(u) == len(v) and bool((u == v).all())
+
+
+BIG = 1 << 22  # gathers of more indices than this by indexing (np.take first copies them whole as intp)
+
+
+def _gather(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """table[idx]: np.take up to BIG indices (faster there), indexing above (it casts in chunks)."""
+    return np.take(table, idx) if len(idx) <= BIG else table[idx]
+
+
+def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
+    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array)."""
+    out = np.full(total, -1, dtype=np.int32)
+    at = 0
+    for row, p in zip(rows, scans):
+        ids, lo = row.ids, p.start
+        a, b = max(lo, 0), min(p.limit, len(ids))
+        if a < b:
+            out[at + a - lo : at + b - lo] = ids[a:b]
+        at += p.limit - lo
+    return out
 
 
 def cell_ids(row: Row, lo: int, hi: int) -> np.ndarray:

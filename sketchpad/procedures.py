@@ -28,6 +28,7 @@ from .runtime import (
     speculate,
     together,
 )
+from .scans import scan_all, select_scans
 from .sheet import EMPTY, Cell, Cells, Row, Sheet, Store, number_cells
 from .symbols import (
     ABS,
@@ -126,9 +127,37 @@ def _row(sheet: Sheet, name: str, num: Num | None = None, cells=None, offset=0) 
 
 def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
     """x + y from column `start` up (columns below it are x's cells, shared)."""
+    carry, out = _sum_rows(sheet, x, name, start, offset)
+    step, _ = yield from scan(ADD, x, y, carry, out, start)
+    expect(step, (HALT,), "addition")
+    return out
+
+
+def _sum_rows(sheet: Sheet, x: Row, name: str, start: int, offset: int) -> tuple:
     carry = sheet.row("carry", offset)
     out = sheet.row(name, offset)
-    out.share(0, x.ids[: min(start, x.width())])
+    shown = x.ids[: min(start, x.width())]  # x's cells below `start`, shown (not copied: the scan's
+    if len(shown):  # write makes the row's own array; a read-only view is copied before any change)
+        shown.flags.writeable = False
+        out.ids = shown
+    return carry, out
+
+
+def add_rows_all(sheet: Sheet, pairs: list):
+    """add_rows of each (x, y, start, offset), all in one batch: in the parallel mode one
+    carry-select scan each, with no generator per addition (a level of a product's sum)."""
+    rows = [_sum_rows(sheet, x, "sum", start, offset) for x, _, start, offset in pairs]
+    specs = [(ADD, x, y, c, o, start, None) for (x, y, start, _), (c, o) in zip(pairs, rows)]
+    parts = select_scans(specs) if PARALLEL.get() else None
+    if parts is None:
+        gens = [_added(x, y, c, o, start) for (x, y, start, _), (c, o) in zip(pairs, rows)]
+        return (yield from together(gens))
+    for step, _ in (yield from scan_all(parts)) or ():
+        expect(step, (HALT,), "addition")
+    return [o for _, o in rows]
+
+
+def _added(x: Row, y: Row, carry: Row, out: Row, start: int):
     step, _ = yield from scan(ADD, x, y, carry, out, start)
     expect(step, (HALT,), "addition")
     return out
@@ -166,14 +195,19 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
     """|x| * |y|: one partial-product row per digit of y, all rows advancing together (one
     batch per column), then the rows added in, each shifted one more column."""
     partial = []
-    gens = []
+    specs = []
     sheet.store.reserve(3 * x.width() * y.width() // 2)  # about the cells it writes (rows of one digit share theirs)
     for j in range(y.width()):
         carry = sheet.row("carry", j)
         row = sheet.row(f"x{y.sym(j)}", j)
         partial.append(row)
-        gens.append(_partial_row(x, y.cell(j), carry, row, y, j))
-    yield from together(gens)
+        specs.append((MUL, x, None, carry, row, 0, y.cell(j)))
+    parts = select_scans(specs) if PARALLEL.get() else None
+    if parts is not None:  # every row one carry-select scan, with no generator per row
+        for step, _ in (yield from scan_all(parts)) or ():
+            expect(step, (HALT,), "partial product")
+    else:
+        yield from together(_partial_row(x, fixed, carry, row) for _, x, _, carry, row, _, fixed in specs)
     if PARALLEL.get():
         return (yield from _sum_tree(sheet, [(row, j) for j, row in enumerate(partial)]))
     total = partial[0]
@@ -186,12 +220,14 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
 def _sum_tree(sheet: Sheet, items: list):
     """Add shifted rows pairwise, all pairs of a level together: log2(rows) levels."""
     while len(items) > 1:
-        gens = []
+        pairs, shifted = [], {}
         for k in range(0, len(items) - 1, 2):
             (r1, s1), (r2, s2) = items[k], items[k + 1]
-            shifted = Row.shifted(r2, s2 - s1)
-            gens.append(add_rows(sheet, r1, shifted, "sum", start=s2 - s1, offset=s1))
-        sums = yield from together(gens)
+            key = (id(r2.ids), s2 - s1)  # rows that show one array (one digit's partial rows): one shifted row
+            if key not in shifted:
+                shifted[key] = Row.shifted(r2, s2 - s1)
+            pairs.append((r1, shifted[key], s2 - s1, s1))
+        sums = yield from add_rows_all(sheet, pairs)
         nxt = [(row, items[2 * k][1]) for k, row in enumerate(sums)]
         if len(items) % 2:
             nxt.append(items[-1])
@@ -199,7 +235,7 @@ def _sum_tree(sheet: Sheet, items: list):
     return items[0][0]
 
 
-def _partial_row(x: Row, digit_cell: Cell, carry: Row, out: Row, y: Row, j: int):
+def _partial_row(x: Row, digit_cell: Cell, carry: Row, out: Row):
     step, _ = yield from scan(MUL, x, None, carry, out, fixed=digit_cell)
     expect(step, (HALT,), "partial product")
     return out

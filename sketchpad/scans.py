@@ -21,9 +21,11 @@ from .batch_steps import BatchSteps, StepRow
 from .chains import HALTS, MISS, OUTSIDE, Chains, follow, follow_row
 from .codes import (
     BLANK_CODE,
+    NEXT,
     NSYM,
     OP,
     STEP_FLAG,
+    STEP_NEXT,
     STEP_SYM,
     SYM,
     SYMBOLS,
@@ -37,16 +39,18 @@ from .errors import StepperFault
 from .parts import FAMILIES, MUL_CARRIES, PARALLEL, SPECULATION, Ask, Presented, Probe
 from .patterns import Pattern, cells_key, same_cells, state_base, state_codes
 from .sheet import Row, Sheet
-from .symbols import MUL, SCAN_OPS, View
+from .symbols import HALT, MUL, SCAN_OPS, View
 
 
 def _family(op: str, fixed) -> tuple | None:
     """The states a carry-select scan of `op` presents each column under, or None (no
     carry-select for this scan).  A product row's states depend on its multiplier digit."""
     if op == MUL:
-        d = fixed.sym if fixed is not None else None
-        return tuple((MUL, c) for c in MUL_CARRIES[d]) if d in MUL_CARRIES else None
+        return _MUL_FAMILIES.get(fixed.sym if fixed is not None else None)
     return FAMILIES.get(op)
+
+
+_MUL_FAMILIES = {d: tuple((MUL, c) for c in carries) for d, carries in MUL_CARRIES.items()}  # (made once)
 
 
 def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None, out: Row | None = None, start=0, fixed=None):
@@ -164,8 +168,16 @@ class SelectScan:
         shared: dict = {}
         same: list = []
         many = len(parts) > 1
+        keys: dict = {}  # (row, start, limit) -> its cells_key (a product's partial rows read one x)
         for p in parts:
-            key = (p.op, cells_key(p.x, p, many), cells_key(p.y, p, many))
+            kx, ky = (id(p.x), p.start, p.limit), (id(p.y), p.start, p.limit)
+            cx = keys.get(kx)
+            if cx is None:
+                cx = keys[kx] = cells_key(p.x, p, many)
+            cy = keys.get(ky)
+            if cy is None:
+                cy = keys[ky] = cells_key(p.y, p, many)
+            key = (p.op, cx, cy)
             key += (p.fixed.code if p.fixed is not None else -1, p.first_carry)
             key += (p.start, p.limit, p.states, p.carry is not None)
             got = shared.get(key)
@@ -220,6 +232,7 @@ class SelectScan:
         return out
 
 
+SYM_BIT, FLAG_BIT = 30, 29  # (in _follow_all's codes of followed steps)
 SLICE = 1 << 22  # columns followed at once (a product of thousands of rows goes in slices)
 WALK = 256  # scans of at most this many columns in all: followed one by one, in Python
 
@@ -298,49 +311,59 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
     lengths = np.array([pat.w for pat in pats])
     states, last, term = follow(Chains(classes, kinds, first_cls, lengths))
-    # (kind, state) -> flat index into the batch's small tables; the followed steps' output
-    # rows and which of them have a symbol (a flag) to write, by one gather each
-    at = kinds * n
-    at += np.maximum(states[:, 1:], 0)
-    followed = np.empty((U, L), dtype=np.int32)  # the stepper output row of each followed step
-    followed[:, 0] = firsts
-    followed[:, 1:] = rows.reshape(-1)[at]
-    off = np.arange(L) > last[:, None]
+    # Each column's (kind, state + 1) as a flat index into a small table whose slot 0 of every
+    # kind is "not followed" (state -1), and column 0's into a tail of the first columns: the
+    # followed step's output row, with a bit for "has a symbol" and one for "has a flag" above
+    # it (rows < 2**29), by one gather.
+    n1, KN = n + 1, K * (n + 1)
+    at = np.empty((U, L), dtype=np.int32)
+    at[:, 0] = np.arange(KN, KN + U, dtype=np.int32)
+    np.multiply(kinds, n1, out=at[:, 1:])
+    at[:, 1:] += states[:, 1:]
+    at[:, 1:] += 1
+    ext = np.zeros(KN + U, dtype=np.int32)
+    ext[:KN].reshape(K, n1)[:, 1:] = rows
+    ext[KN:] = firsts
+    for bit, table in ((SYM_BIT, STEP_SYM), (FLAG_BIT, STEP_FLAG)):
+        has = np.zeros(KN + U, dtype=np.int32)
+        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
+        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
+        ext |= has << bit
+    code = np.take(ext, at)  # (np.take: a faster gather)
+    followed = code & ((1 << FLAG_BIT) - 1)  # the stepper output row of each followed step
     which = np.array([index[id(p.pattern)][0] for p in parts])
     starts = np.array([p.start for p in parts])
-    if U < S:  # the scans of each pattern; patterns of one scan apart
+    shared, st = [], starts
+    if U < S:  # the scans of each pattern; a pattern of one scan is written with the rest below
         count = np.bincount(which, minlength=U)
         order = np.argsort(which, kind="stable").tolist()
         bounds = np.concatenate([[0], np.cumsum(count)]).tolist()
         shared = [(u, order[bounds[u] : bounds[u + 1]]) for u in np.flatnonzero(count > 1).tolist()]
-        lone = np.flatnonzero(count[which] == 1)
-        lone_u = which[lone]
-    fields = (("sym", STEP_SYM, 0, [p.out for p in parts]), ("flag", STEP_FLAG, 1, [p.carry for p in parts]))
-    for fld, table, shift, targets in fields:
+        first_of = np.array(order)[bounds[:-1]]  # each pattern's first scan
+        lone = (count == 1).tolist()
+        st = starts[first_of]
+    fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
+    for fld, shift, targets in fields:
         if all(t is None for t in targets):
             continue
-        has = (table[batch.steps[rows]] != BLANK_CODE).reshape(-1)
-        mask = np.empty((U, L), dtype=bool)
-        mask[:, 0] = table[batch.steps[firsts]] != BLANK_CODE
-        mask[:, 1:] = has[at]
-        np.putmask(mask, off, False)
-        if U < S:  # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
-            for u, mine in shared:
-                rows_u = [targets[k] for k in mine if targets[k] is not None]
-                if rows_u:
-                    j = np.flatnonzero(mask[u])
-                    Sheet.write_shared(rows_u, j + parts[mine[0]].start + shift, batch, followed[u, j], fld)
-            # patterns of one scan each (most of a level of sums that share only some): all at once
-            ts = [targets[k] for k in lone]
-            if any(t is not None for t in ts):
-                m = mask[lone_u] & np.array([t is not None for t in ts])[:, None]
-                Sheet.write_masked(ts, starts[lone] + shift, followed[lone_u], m, batch, fld)
-        else:
-            mask &= np.array([t is not None for t in targets])[:, None]
-            Sheet.write_masked(targets, starts + shift, followed, mask, batch, fld)
-    ends = followed[np.arange(U), last]
+        mask = code >= (1 << SYM_BIT) if fld == "sym" else (code & (1 << FLAG_BIT)) != 0
+        # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
+        for u, mine in shared:
+            rows_u = [targets[k] for k in mine if targets[k] is not None]
+            if rows_u:
+                j = np.flatnonzero(mask[u])
+                Sheet.write_shared(rows_u, j + parts[mine[0]].start + shift, batch, followed[u, j], fld)
+        # the patterns of one scan each, all at once (their rows of the tables in place: no copies)
+        ts = targets if U == S else [targets[k] if one else None for k, one in zip(first_of.tolist(), lone)]
+        off = [u for u, t in enumerate(ts) if t is None]
+        if len(off) < U:
+            if off:
+                mask[off] = False
+            Sheet.write_masked(ts, st + shift, followed, mask, batch, fld)
+    ends = followed[np.arange(U), last].tolist()
     runs = [
-        Followed(batch, int(e), int(k) + 1, int(t), int(k) + 1 == w) for e, k, t, w in zip(ends, last, term, lengths)
+        Followed(batch, e, k + 1, t, k + 1 == w)
+        for e, k, t, w in zip(ends, last.tolist(), term.tolist(), lengths.tolist())
     ]
     return [runs[u] for u in which.tolist()]
 
@@ -361,6 +384,11 @@ def _scan_select(op: str, x: Row, y, carry, out, start: int, limit: int, fixed, 
     first column only under its real state), then follow the emitted states column by column.
     Only the followed steps are written, so the sheet equals the sequential scan's sheet."""
     (run,) = yield [SelectScan(op, x, y, carry, out, start, limit, fixed, states)]
+    return _ended(op, carry, start, limit, run)
+
+
+def _ended(op: str, carry, start: int, limit: int, run: Followed):
+    """A carry-select scan's (last step, its column), or the fault its followed run shows."""
     step = StepRow(run.batch, run.last_row)
     if run.term == HALTS:
         return step, start + run.w - 1
@@ -368,6 +396,32 @@ def _scan_select(op: str, x: Row, y, carry, out, start: int, limit: int, fixed, 
         state = (step.next, step.flag if carry is not None else "_")
         raise StepperFault(f"stepper moved a {op} scan to state {state}, outside its family")
     raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def select_scans(specs: list) -> list | None:
+    """Carry-select scans for (op, x, y, carry, out, start, fixed) specs, as `scan` would make
+    them in the parallel mode; None when one of them has no family (it scans column by column)."""
+    parts = []
+    for op, x, y, carry, out, start, fixed in specs:
+        states = _family(op, fixed)
+        if states is None:
+            return None
+        limit = max(x.width(), y.width() if y is not None else 0) + 2
+        parts.append(SelectScan(op, x, y, carry, out, start, limit, fixed, states))
+    return parts
+
+
+def scan_all(parts: list):
+    """Many carry-select scans as one batch (a level of a product's sum: no generator per
+    scan); returns each scan's (last step, its column), as `scan` does, or None when every
+    scan halted on a HALT step (the usual case: nothing to look at one by one)."""
+    runs = yield parts
+    own = list({id(r): r for r in runs}.values())  # (scans of one pattern share their run)
+    if own and all(r.term == HALTS for r in own):
+        rows = np.array([r.last_row for r in own])
+        if (STEP_NEXT[own[0].batch.steps[rows]] == NEXT[HALT]).all():
+            return None
+    return [_ended(p.op, p.carry, p.start, p.limit, run) for p, run in zip(parts, runs)]
 
 
 BULK = 24  # shorter scans in a speculative block are answered column by column
@@ -428,4 +482,4 @@ def sign_code(op: str, a: Row, b: Row | None, c: Row | None = None, ci: int = 0)
     return code, where
 
 
-__all__ = ["SelectScan", "View", "scan", "select_probes", "sign_code"]
+__all__ = ["SelectScan", "View", "scan", "scan_all", "select_probes", "select_scans", "sign_code"]

@@ -426,38 +426,38 @@ class Sheet:
         flat = np.flatnonzero(mask)
         if len(flat) == 0:
             return
-        out_rows = rows.reshape(-1)[flat]
-        syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[out_rows]]
-        placed = np.full(S * L, -1, dtype=np.int32)
+        out_rows = np.take(rows, flat)
+        syms = np.take((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
+        counts = np.count_nonzero(mask, axis=1)
+        top = (L - np.argmax(mask[:, ::-1], axis=1)) * (counts > 0)  # one past the last written column
         stores = {id(t.store): t.store for t in targets if t is not None}
-        if len(stores) == 1:
-            placed[flat] = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld])
-        else:  # scans of several worksheets in one batch (Arithmetic.many): each its own store
-            owner = np.array([id(t.store) if t is not None else 0 for t in targets])[flat // L]
+        if len(stores) == 1 and (counts == top).all():  # every row's cells in its first columns: slices of one run
+            cells, placed = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld]), None
+            at = (np.cumsum(counts) - counts).tolist()
+        else:
+            placed = np.full(S * L, -1, dtype=np.int32)
+            many = len(stores) > 1  # scans of several worksheets in one batch: each its own store
+            owner = np.array([id(t.store) if t is not None else 0 for t in targets])[flat // L] if many else None
             for key, store in stores.items():
-                mine = owner == key
+                mine = owner == key if many else slice(None)
                 placed[flat[mine]] = store._written(syms[mine], out_rows[mine], batch.index, FIELDS[fld])
-        placed = placed.reshape(S, L)
-        written = mask.any(axis=1)
-        top = L - np.argmax(mask[:, ::-1], axis=1)  # one past the last written column
-        for s, row in enumerate(targets):
-            if row is None or not written[s]:
+            placed = placed.reshape(S, L)
+        for s, (row, lo, k) in enumerate(zip(targets, np.asarray(starts).tolist(), top.tolist())):
+            if row is None or k == 0:
                 continue
-            lo = int(starts[s])
-            hi = lo + int(top[s])
-            n0 = len(row.ids)
+            new, hi, n0 = cells[at[s] : at[s] + k] if placed is None else placed[s, :k], lo + k, len(row.ids)
             if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
                 ids = np.empty(hi, dtype=np.int32)
                 ids[:n0] = row.ids
                 ids[n0:lo] = -1
-                ids[lo:hi] = placed[s, : hi - lo]
+                ids[lo:hi] = new
                 row.ids = ids
                 continue
             if hi > n0:
                 row._widen(hi)
             if (row.ids[lo:hi] >= 0).any():
                 raise ValueError("write_masked writes new cells only")
-            row.own().ids[lo:hi] = placed[s, : hi - lo]
+            row.own().ids[lo:hi] = new
 
     def text(self) -> str:
         width = max([r.width() + r.offset for r in self.rows] + [1]) + 1

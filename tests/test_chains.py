@@ -42,7 +42,7 @@ def random_chains(rnd, S, L, n, regular):
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 9])
-@pytest.mark.parametrize("L", [5, 70, 400])
+@pytest.mark.parametrize("L", [5, 70, 400, 700])
 @pytest.mark.parametrize("regular", [True, False])
 def test_follow_equals_the_naive_walk(n, L, regular):
     rnd = np.random.default_rng(n * 1000 + L + regular)
@@ -53,6 +53,18 @@ def test_follow_equals_the_naive_walk(n, L, regular):
             want = naive(ch.first[r], ch.classes, ch.kinds[r], ch.lengths[r])
             assert (list(states[r, : last[r] + 1]), int(last[r]), int(term[r])) == want
             assert (states[r, last[r] + 1 :] == -1).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), S=st.integers(1, 30), L=st.integers(2, 400), n=st.sampled_from([1, 2, 3, 9]))
+def test_blocks_equal_the_naive_walk(seed, S, L, n):
+    rnd = np.random.default_rng(seed)
+    ch = random_chains(rnd, S, L, n, False)
+    states, last, term = chains._blocks(ch, L)
+    for r in range(S):
+        want = naive(ch.first[r], ch.classes, ch.kinds[r], ch.lengths[r])
+        assert (list(states[r, : last[r] + 1]), int(last[r]), int(term[r])) == want
+        assert (states[r, last[r] + 1 :] == -1).all()
 
 
 @settings(max_examples=60, deadline=None)
@@ -70,14 +82,14 @@ def test_one_row_equals_the_naive_walk(seed, L, n):
 
 
 def test_each_way_is_taken(monkeypatch):
-    """The walk, the resets and the loop all run (a test of the dispatch, not of speed)."""
+    """The walk, the resets and the blocks all run (a test of the dispatch, not of speed)."""
     taken = []
-    for name in ("_walk", "_resets", "_loop"):
+    for name in ("_walk", "_resets", "_blocks"):
         original = getattr(chains, name)
         monkeypatch.setattr(chains, name, lambda *a, _o=original, _n=name: taken.append(_n) or _o(*a))
     rnd = np.random.default_rng(1)
     follow(random_chains(rnd, 3, 10, 2, True))
     follow(random_chains(rnd, 3, 200, 2, True))
-    rotate = np.array([[1, 2, 0]], dtype=np.int8)  # every column irregular: the loop (many rows)
-    follow(Chains(rotate, np.zeros((20, 199), dtype=np.int32), [0, 1] * 10, [200, 150] * 10))
-    assert {"_walk", "_resets", "_loop"} <= set(taken)
+    rotate = np.array([[1, 2, 0]], dtype=np.int8)  # every column irregular: the blocks (many rows)
+    follow(Chains(rotate, np.zeros((40, 199), dtype=np.int32), [0, 1] * 20, [200, 150] * 20))
+    assert {"_walk", "_resets", "_blocks"} <= set(taken)

@@ -260,21 +260,21 @@ def test_lean_sum_tree_model_pairs_rows_as_python():
             items = nxt
         return calls
 
-    original = P.add_rows
+    original = P.add_rows_all
     calls: list = []
 
-    def recording(sheet, x, y, name="sum", start=0, offset=0):
-        calls.append((offset, start))
-        return original(sheet, x, y, name, start, offset)
+    def recording(sheet, pairs):
+        calls.extend((offset, start) for _, _, start, offset in pairs)
+        return original(sheet, pairs)
 
     for m in (1, 2, 3, 5, 8, 13):
         calls.clear()
-        P.add_rows = recording
+        P.add_rows_all = recording
         try:
             b = int("7" * m)
             assert api_solve(f"98765 * {b}", "reference", parallel=True).value == 98765 * b
         finally:
-            P.add_rows = original
+            P.add_rows_all = original
         assert calls == lean_pairs(m), m
 
 
