@@ -29,15 +29,16 @@ from .codes import (
     SYMBOLS,
     code4,
     state_table,
+    step_fields,
     view_code,
     views_from_codes,
     views_of,
 )
 from .errors import StepperFault
 from .parts import FAMILIES, MUL_CARRIES, PARALLEL, SPECULATION, Ask, Presented, Probe
-from .patterns import Pattern, cells_key, same_cells, state_base, state_codes
+from .patterns import Pattern, cells_key, codes_of, same_cells, state_base, state_codes
 from .sheet import Row, Sheet
-from .symbols import MUL, SCAN_OPS, View
+from .symbols import MUL, OPS, SCAN_OPS, View
 
 
 def _family(op: str, fixed) -> tuple | None:
@@ -64,17 +65,23 @@ def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None, out: R
             return (yield from _scan_select(op, x, y, carry, out, start, limit, fixed, states))
     i = start
     spec = SPECULATION.get()
-    if spec is not None:  # a carry usually stops within a column or two: those column by column
-        states = _family(op, fixed)
-        bulk_at = start + (PREFIX if states is not None and len(states) == 1 else 0)
     fixed_code = fixed.code if fixed is not None else BLANK_CODE
-    x_code, op_code = x.code, OP[op]
-    while True:
-        if spec is not None and i == bulk_at:
+    if spec is not None and carry is not x and carry is not y:  # answered from the block's batch
+        states = _family(op, fixed)
+        head = PREFIX if states is not None and len(states) == 1 else 0  # a carry usually stops within a few
+        bulk = states is not None and limit - start - head + 1 >= BULK
+        done, i, op_code = _walk_answered(
+            spec, OP[op], x, y, carry, out, fixed_code, start, start + head if bulk else limit + 1, limit
+        )
+        if done is not None:
+            return done
+        op = OPS[op_code]
+        if bulk and i == start + head:
             done, i, op = _scan_answered(spec, op, x, y, carry, out, i, limit, fixed)
             if done is not None:
                 return done
-            spec, op_code = None, OP[op]
+    x_code, op_code = x.code, OP[op]
+    while True:
         b = y.code(i) if y is not None else fixed_code
         c = carry.code(i) if carry is not None else BLANK_CODE
         where = ((x, i), (y, i) if y is not None else (fixed, None), (carry, i) if carry is not None else None)
@@ -88,6 +95,62 @@ def scan(op: str, x: Row, y: Row | None = None, carry: Row | None = None, out: R
         i += 1
         if i > limit:
             raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def _walk_answered(answers, op_code: int, x: Row, y, carry, out, fixed_code: int, i: int, stop: int, limit: int):
+    """The sequential walk of columns i..stop-1, each view answered from the speculative
+    block's batch (a short scan: plain Python, its cells written with one gather per row).
+    Returns (done, i, op): done = (last step, its column) when the scan ended, else the column
+    and operation code the walk goes on from (its view is not in the batch, or it is stop)."""
+    if i >= stop:
+        return None, i, op_code
+    lookup, batch = answers.lookup, answers.batch
+    steps, fields = batch.listed(), step_fields()
+    xs = codes_of(x, i, stop)
+    ys = codes_of(y, i, stop) if y is not None else None
+    cs = codes_of(carry, i, stop + 1) if carry is not None else None
+    c = cs[0] if cs is not None else BLANK_CODE
+    sym_cols, sym_rows, flag_cols, flag_rows = [], [], [], []
+    done = None
+    j = 0
+    while i < stop:
+        a, b = xs[j], ys[j] if ys is not None else fixed_code
+        if a < NSYM and b < NSYM and c < NSYM:
+            code = ((op_code * NSYM + a) * NSYM + b) * NSYM + c
+        else:
+            code = code4(op_code, a, b, c)
+        row = lookup.item(code)
+        if row < 0:  # not in the batch: the caller asks it (the block falls back)
+            break
+        sym, flag, nxt = fields[steps[row]]
+        if out is not None and sym != BLANK_CODE:
+            sym_cols.append(i)
+            sym_rows.append(row)
+        if cs is not None:
+            if flag != BLANK_CODE:
+                flag_cols.append(i + 1)
+                flag_rows.append(row)
+                c = flag
+            else:
+                c = cs[j + 1]
+        if nxt < 0:
+            done = (StepRow(batch, row), i)
+            break
+        op_code = nxt  # an operation's code is its code as a next word
+        i += 1
+        j += 1
+        if i > limit:
+            _flush(out, carry, batch, sym_cols, sym_rows, flag_cols, flag_rows)
+            raise StepperFault(f"a {OPS[op_code]} scan did not halt after {limit} columns")
+    _flush(out, carry, batch, sym_cols, sym_rows, flag_cols, flag_rows)
+    return done, i, op_code
+
+
+def _flush(out, carry, batch, sym_cols, sym_rows, flag_cols, flag_rows) -> None:
+    if sym_cols:
+        Sheet.write_steps(out, sym_cols, batch, sym_rows, "sym")
+    if flag_cols:
+        Sheet.write_steps(carry, flag_cols, batch, flag_rows, "flag")
 
 
 PREFIX = 3  # columns of a one-state scan (an increment) walked before the rest is followed at once
@@ -225,27 +288,24 @@ WALK = 256  # scans of at most this many columns in all: followed one by one, in
 
 
 def _walk(p: SelectScan, batch: BatchSteps, lookup: np.ndarray) -> Followed:
-    """One short scan's chain and writes, in Python."""
+    """One short scan's chain and writes, in plain Python."""
     pat, table = p.pattern, state_table(p.states, p.carry is not None)
-    steps, grid, kind, n = batch.steps, pat.grid.ravel().tolist(), pat.kind.tolist(), pat.n
-    row = int(lookup[pat.first])
+    steps, grid, kind, n = batch.listed(), pat.grid.ravel().tolist(), pat.kind.tolist(), pat.n
+    row = lookup.item(pat.first)
     followed = [row]
-    cur = int(table[steps[row]])
+    cur = table.item(steps[row])
     j = 0
     while cur >= 0 and j + 1 < pat.w:
         j += 1
-        row = int(lookup[grid[kind[j - 1] * n + cur]])
+        row = lookup.item(grid[kind[j - 1] * n + cur])
         followed.append(row)
-        cur = int(table[steps[row]])
-    rows = np.array(followed, dtype=np.int32)
-    codes = steps[rows]
-    cols = np.arange(p.start, p.start + len(rows))
-    if p.out is not None:
-        keep = STEP_SYM[codes] != BLANK_CODE
-        Sheet.write_steps(p.out, cols[keep], batch, rows[keep], "sym")
-    if p.carry is not None:
-        keep = STEP_FLAG[codes] != BLANK_CODE
-        Sheet.write_steps(p.carry, cols[keep] + 1, batch, rows[keep], "flag")
+        cur = table.item(steps[row])
+    fields = step_fields()
+    for target, k, shift in ((p.out, 0, 0), (p.carry, 1, 1)):
+        if target is not None:
+            got = [(c, r) for c, r in enumerate(followed, p.start + shift) if fields[steps[r]][k] != BLANK_CODE]
+            if got:
+                Sheet.write_steps(target, [c for c, _ in got], batch, [r for _, r in got], "sym" if k == 0 else "flag")
     return Followed(batch, followed[-1], j + 1, cur, j + 1 == pat.w)
 
 
