@@ -18,12 +18,12 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
-from .codes import BLANK_CODE, CODE_OF_BYTE, NSYM, STEP_FLAG, STEP_SYM, SYMBOLS, step_fields, sym_code, text_of
-from .symbols import CELL_SYMBOLS, DIGITS, MINUS, PLUS, Step
+from .codes import BLANK_CODE, CODE_OF_BYTE, STEP_FLAG, STEP_SYM, SYMBOLS, step_fields, sym_code
+from .sheet_text import block_text, origins_text, symbols_text
+from .symbols import DIGITS, MINUS, PLUS, Step
 
 INPUT = "input"
 FIELDS = {"sym": 1, "flag": 2}  # a written cell holds its step's symbol or its flag; 0 = input
-_TEXT = np.frombuffer("".join(CELL_SYMBOLS).encode(), dtype=np.uint8)
 _NO_RUNS = np.zeros((0, 4), dtype=np.int64)
 
 
@@ -292,19 +292,11 @@ class Row:
         self.ids = np.concatenate([self.ids, np.full(w - len(self.ids), -1, dtype=np.int32)])
 
     def text(self) -> str:
-        syms = self.store.sym[self.ids[::-1]]
-        if len(syms) and syms.max() >= NSYM:
-            return text_of(syms)
-        return _TEXT[syms].tobytes().decode()
+        return symbols_text(self.store.sym, self.ids)
 
     def origins(self) -> str:
         """i(nput), s(tep symbol), f(step flag), . (never written) per column, highest first."""
-        ids = self.ids[::-1]
-        out = np.full(len(ids), ord("."), dtype=np.uint8)
-        have = ids >= 0
-        if have.any():
-            out[have] = np.frombuffer(b"isf", dtype=np.uint8)[self.store.origins(ids[have])["kind"]]
-        return out.tobytes().decode()
+        return origins_text(self.store, self.ids)
 
 
 def input_number(digits: str, negative: bool = False, store: Store | None = None) -> tuple[Cell, Cells]:
@@ -376,8 +368,12 @@ class Sheet:
             store.sym[first : first + n] = [fields[steps[r]][k] for r in rows]
             store.src[first : first + n] = rows
             store._runs.append((first, batch.index, FIELDS[fld], -1))
-            ids = row.ids.tolist()
-            ids += [-1] * (cols[-1] + 1 - len(ids))
+            n0, top = len(row.ids), cols[-1] + 1
+            if cols[0] == n0 and top - n0 == n:  # the columns just above the row's (the usual case)
+                new = np.arange(first, first + n, dtype=np.int32)
+                row.ids = new if n0 == 0 else np.concatenate([row.ids, new])
+                return
+            ids = row.ids.tolist() + [-1] * (top - n0) if top > n0 else row.ids.tolist()
             for c, cid in zip(cols, range(first, first + n)):
                 ids[c] = cid
             row.ids = np.array(ids, dtype=np.int32)  # a new array: nothing else shows it
@@ -464,15 +460,7 @@ class Sheet:
             row.own().ids[lo:hi] = placed[s, : hi - lo]
 
     def text(self) -> str:
-        width = max([r.width() + r.offset for r in self.rows] + [1]) + 1
-        lines = [f"[{self.title}]"]
-        for r in self.rows:
-            sign = MINUS if r.sign_sym() == MINUS else " "
-            body = (sign + r.text()).rjust(width + 1)
-            if r.offset:
-                body = body[r.offset :] + " " * r.offset
-            lines.append(f"{r.name:>8} {body}")
-        return "\n".join(lines)
+        return block_text(self.title, self.rows)
 
 
 class Worksheet:

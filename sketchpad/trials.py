@@ -12,6 +12,7 @@ import numpy as np
 
 from .codes import OP, SYM, distinct_sorted, view_code, views_of
 from .parts import Presented
+from .patterns import codes_of
 from .sheet import Row
 from .symbols import BLANK, DIGITS, DQ, SUB
 
@@ -42,6 +43,8 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
     then borrow, then x.  A probe's position names only the cells that hold its symbols now
     (the page highlights those): a hypothetical digit has none."""
     W = max(r.width(), y.width())
+    if W <= 64 and not free_y:  # a division's digit of a few columns: in plain Python
+        return _few_columns(r, y, count, W)
     xs, ys = r.syms(0, W).astype(np.int32), y.syms(0, W).astype(np.int32)
     lo = min(free_y, W)
     free = [_trial_block(xs[i : i + 1], _every_y(ys[i]), i) for i in range(lo)]
@@ -64,6 +67,31 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
         return np.concatenate(blocks + [_trial_block(xs[lo:], ys[lo:, None], lo), _TOP_CODES, _DQ_CODES])
 
     return Presented(distinct, size, codes, lambda: _trial_where(r, y, count, free_y, W))
+
+
+def _few_columns(r: Row, y: Row, count: tuple, W: int) -> Presented:
+    """trial_probes for a short row and a fixed y, its columns' kinds found in plain Python."""
+    xl, yl = codes_of(r, 0, W), codes_of(y, 0, W)
+    parts = []
+    if W:
+        key = (xl[0] if xl[0] > 9 else -1, yl[0])  # column 0's views: its y, and its x when not a digit
+        block = _COLUMN0.get(key)
+        if block is None:
+            block = _COLUMN0[key] = _trial_block(np.array(xl[:1], dtype=np.int32), np.array([[yl[0]]]), 0)
+        parts.append(block)
+    kinds = {b * 256 + (a if a > 9 else 255) for a, b in zip(xl[1:], yl[1:])}
+    parts += [_kind_block(k) for k in sorted(kinds)]
+    distinct = np.concatenate(parts + [_TOP_CODES, _DQ_CODES])
+    size = sum(20 + 2 * (a > 9) for a in xl) - (10 + (xl[0] > 9) if W else 0) + 21
+
+    def codes():
+        xs, ys = np.array(xl, dtype=np.int32), np.array(yl, dtype=np.int32)
+        return np.concatenate([_trial_block(xs, ys[:, None], 0), _TOP_CODES, _DQ_CODES])
+
+    return Presented(distinct, size, codes, lambda: _trial_where(r, y, count, 0, W))
+
+
+_COLUMN0: dict = {}
 
 
 def _every_y(y: int) -> np.ndarray:
