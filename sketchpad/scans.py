@@ -166,12 +166,15 @@ def _write(out: Row | None, carry: Row | None, i: int, step: StepRow) -> None:
 
 def _write_followed(out, carry, start: int, batch: BatchSteps, rows: np.ndarray) -> None:
     """The followed steps of columns start, start+1, ...: one gather per row written."""
+    if not len(rows):
+        return
     codes = batch.steps[rows]
     cols = np.arange(start, start + len(rows))
     if out is not None:
         keep = STEP_SYM[codes] != BLANK_CODE
-        if keep.all():  # every column has a symbol (the usual case)
-            Sheet.write_steps(out, cols, batch, rows, "sym")
+        if keep[:-1].all():  # every column has a symbol, but perhaps the last (the usual case)
+            n = len(rows) - (not keep[-1])
+            Sheet.write_steps(out, cols[:n], batch, rows[:n], "sym")
         else:
             Sheet.write_steps(out, cols[keep], batch, rows[keep], "sym")
     if carry is not None:

@@ -380,8 +380,11 @@ class Sheet:
             return
         syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[rows]]
         ids = row.store._written(syms, rows, batch.index, FIELDS[fld])
-        top = int(cols[-1]) + 1
-        if top > len(row.ids):
+        lo, top, n0 = int(cols[0]), int(cols[-1]) + 1, len(row.ids)
+        if top - lo == len(ids) and n0 <= lo:  # consecutive columns above the row's: one new array
+            row.ids = ids if n0 == lo == 0 else np.concatenate([row.ids, np.full(lo - n0, -1, dtype=np.int32), ids])
+            return
+        if top > n0:
             row._widen(top)
         row.own().ids[cols] = ids
 

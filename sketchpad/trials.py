@@ -53,7 +53,7 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
     # a digit): their distinct views are those of one column of each (y_i, non-digit x_i) kind.
     parts = list(free)
     if lo == 0 and W:
-        parts.append(_trial_block(fx[:1], fy[:1, None], 0))  # column 0: no borrow into it
+        parts.append(_column0(int(fx[0]), int(fy[0])))  # column 0: no borrow into it
         fx, fy = fx[1:], fy[1:]
     if len(fx):
         kinds = distinct_sorted(fy * 256 + np.where(fx > 9, fx, 255)).tolist()
@@ -74,11 +74,7 @@ def _few_columns(r: Row, y: Row, count: tuple, W: int) -> Presented:
     xl, yl = codes_of(r, 0, W), codes_of(y, 0, W)
     parts = []
     if W:
-        key = (xl[0] if xl[0] > 9 else -1, yl[0])  # column 0's views: its y, and its x when not a digit
-        block = _COLUMN0.get(key)
-        if block is None:
-            block = _COLUMN0[key] = _trial_block(np.array(xl[:1], dtype=np.int32), np.array([[yl[0]]]), 0)
-        parts.append(block)
+        parts.append(_column0(xl[0], yl[0]))
     kinds = {b * 256 + (a if a > 9 else 255) for a, b in zip(xl[1:], yl[1:])}
     parts += [_kind_block(k) for k in sorted(kinds)]
     distinct = np.concatenate(parts + [_TOP_CODES, _DQ_CODES])
@@ -89,6 +85,15 @@ def _few_columns(r: Row, y: Row, count: tuple, W: int) -> Presented:
         return np.concatenate([_trial_block(xs, ys[:, None], 0), _TOP_CODES, _DQ_CODES])
 
     return Presented(distinct, size, codes, lambda: _trial_where(r, y, count, 0, W))
+
+
+def _column0(x: int, y: int) -> np.ndarray:
+    """The views of column 0 (no borrow into it) with y there and x (read when not a digit)."""
+    key = (x if x > 9 else -1, y)
+    got = _COLUMN0.get(key)
+    if got is None:
+        got = _COLUMN0[key] = _trial_block(np.array([x], dtype=np.int32), np.array([[y]], dtype=np.int32), 0)
+    return got
 
 
 _COLUMN0: dict = {}
