@@ -78,10 +78,15 @@ class Num:
         syms = self.store.sym[self.ids]
         if not len(syms) or syms.max() > 9 or self.ids.min() < 0:
             raise StepperFault(f"a result row holds non-digit symbols: {self.digits!r}")
-        sign = SYMBOLS[self.store.sym[self.sign_id]] if self.sign_id >= 0 else None
+        sign = SYMBOLS[self.store.sym.item(self.sign_id)] if self.sign_id >= 0 else None
         if sign not in (PLUS, MINUS):
             raise StepperFault(f"a result sign cell holds {sign if sign is not None else 'nothing'!r}")
-        v = to_int((syms[::-1] + 48).tobytes().decode())  # digit codes 0-9 are the digits: ASCII
+        if len(syms) <= 18:  # digit codes 0-9 are the digits: a few, added up in plain Python
+            v = 0
+            for d in reversed(syms.tolist()):
+                v = v * 10 + d
+        else:
+            v = to_int((syms[::-1] + 48).tobytes().decode())  # as ASCII digits
         return -v if sign == MINUS else v
 
 

@@ -25,6 +25,7 @@ from .symbols import DIGITS, MINUS, PLUS, Step
 INPUT = "input"
 FIELDS = {"sym": 1, "flag": 2}  # a written cell holds its step's symbol or its flag; 0 = input
 _NO_RUNS = np.zeros((0, 4), dtype=np.int64)
+_COUNT = np.arange(64, dtype=np.int32)  # an input number's positions (src), for short numbers
 
 
 class Store:
@@ -74,7 +75,7 @@ class Store:
             self.sym[first : first + k] = np.frombuffer(codes, dtype=np.uint8)
         else:
             self.sym[first : first + k] = [sym_code(s) for s in symbols]
-        self.src[first : first + k] = np.arange(k)
+        self.src[first : first + k] = _COUNT[:k] if k <= len(_COUNT) else np.arange(k)
         ids = np.arange(first, first + k, dtype=np.int32)
         self._runs.append((first, -1, 0, len(self.literals)))
         self.literals.append(symbols)
