@@ -271,6 +271,11 @@ def together(gens):
 def ask(view, where=None):
     """Yield one view (a View or its code); return the StepRow it received."""
     code = view if isinstance(view, int) else view_code(*view)
+    spec = SPECULATION.get()
+    if spec is not None:  # inside a speculative block: the step its batch gave this view, if any
+        row = spec.lookup.item(code)
+        if row >= 0:
+            return StepRow(spec.batch, row)
     answers = yield [Ask(code, where)]
     return answers[0]
 
