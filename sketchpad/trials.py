@@ -55,12 +55,15 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
     if lo == 0 and W:
         parts.append(_column0(int(fx[0]), int(fy[0])))  # column 0: no borrow into it
         fx, fy = fx[1:], fy[1:]
-    if len(fx):
+    odd = xs[lo:] > 9  # columns whose x is not a digit (a wrong stepper's): one more view each
+    n_odd = int(np.count_nonzero(odd))
+    if len(fx) and n_odd == 0:  # every x a digit (the usual case): a kind per distinct y
+        parts += [_kind_block(k) for k in (np.flatnonzero(np.bincount(fy)) * 256 + 255).tolist()]
+    elif len(fx):
         kinds = distinct_sorted(fy * 256 + np.where(fx > 9, fx, 255)).tolist()
         parts += [_kind_block(k) for k in kinds]
     distinct = np.concatenate(parts + [_TOP_CODES, _DQ_CODES])
-    per_column = 2 * (10 + (xs[lo:] > 9))
-    size = sum(len(f) for f in free) + int(per_column.sum()) - (int(per_column[0]) // 2 if lo == 0 and W else 0) + 21
+    size = sum(len(f) for f in free) + 20 * (W - lo) + 2 * n_odd - (10 + int(odd[0]) if lo == 0 and W else 0) + 21
 
     def codes():
         blocks = [_trial_block(xs[i : i + 1], _every_y(ys[i]), i) for i in range(lo)]
