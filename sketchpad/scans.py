@@ -433,7 +433,7 @@ def _scan_select(op: str, x: Row, y, carry, out, start: int, limit: int, fixed, 
     raise StepperFault(f"a {op} scan did not halt after {limit} columns")
 
 
-BULK = 24  # shorter scans in a speculative block are answered column by column
+BULK = 64  # shorter scans in a speculative block are walked in plain Python (_walk_answered)
 
 
 def _scan_answered(answers, op: str, x: Row, y, carry, out, start: int, limit: int, fixed):
