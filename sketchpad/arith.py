@@ -7,6 +7,7 @@ operands, result and counters, so a caller can prove which numbers the stepper c
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from .errors import InputError
 from .expr import Limits
@@ -42,18 +43,15 @@ class Arithmetic:
             raise InputError(f"unknown operation {op!r}; known: {', '.join(OPS)}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in args):
             raise InputError(f"{op} needs integers, got {[type(a).__name__ for a in args]}")
-        from .procedures import operand_of  # lazy: numpy, as solve.py's
-        from .sheet import Worksheet  # lazy: numpy, as solve.py's
-
+        core = _core()
         arity = OPERATIONS[op][2]
         if len(args) != arity:
             raise InputError(f"{op} takes {arity} operand(s), got {len(args)}")
-        ws = Worksheet()
-        return start(ws, op, [operand_of(a, ws.store) for a in args], self.limits)
+        ws = core.Worksheet()
+        return start(ws, op, [core.operand_of(a, ws.store) for a in args], self.limits)
 
     def _record(self, ops, outs, run, group):
-        from .procedures import Num  # lazy: numpy, as solve.py's
-
+        Num = _core().Num
         values = [o.value() if isinstance(o, Num) else tuple(n.value() for n in o) for o in outs]
         c = run.counters
         self.forward_passes += c.forward_passes
@@ -65,9 +63,7 @@ class Arithmetic:
 
     def _run(self, op: str, *args: int):
         gen = self._start(op, args)
-        from .runtime import Run  # lazy: numpy, as solve.py's
-
-        run = Run(self._stepper, parallel=self.parallel)
+        run = _core().Run(self._stepper, parallel=self.parallel)
         return self._record([(op, args)], [run.drive(gen)], run, None)[0]
 
     def many(self, ops: list[tuple]) -> list:
@@ -83,13 +79,11 @@ class Arithmetic:
         if not ops:
             return []
         gens = [self._start(op, args) for op, args in ops]
-        if len(gens) == 1:
-            return [self._run(ops[0][0], *ops[0][1])]
-        from .runtime import Run, together  # lazy: numpy, as solve.py's
-
+        run = _core().Run(self._stepper, parallel=self.parallel)
+        if len(gens) == 1:  # as a call of its own (no group)
+            return self._record(ops, [run.drive(gens[0])], run, None)
         self._groups += 1
-        run = Run(self._stepper, parallel=self.parallel)
-        outs = run.drive(together(gens))
+        outs = run.drive(_core().together(gens))
         return self._record(ops, outs, run, self._groups)
 
     def add(self, a: int, b: int) -> int:
@@ -114,4 +108,17 @@ class Arithmetic:
         return self._run("gcd", a, b)
 
 
-OPS = tuple(op for op in OPERATIONS if op != "%")  # `//` answers (quotient, remainder) here
+OPS = tuple(op for op in OPERATIONS if op != "%")
+_CORE: list = []
+
+
+def _core() -> SimpleNamespace:
+    """The runtime's names, imported on the first operation and kept (an import statement per
+    operation costs more than a small operation's bookkeeping)."""
+    if not _CORE:
+        from .procedures import Num, operand_of  # lazy: numpy, as solve.py's
+        from .runtime import Run, together  # lazy: numpy, as solve.py's
+        from .sheet import Worksheet  # lazy: numpy, as solve.py's
+
+        _CORE.append(SimpleNamespace(Num=Num, operand_of=operand_of, Run=Run, together=together, Worksheet=Worksheet))
+    return _CORE[0]  # `//` answers (quotient, remainder) here

@@ -14,11 +14,18 @@ class BatchSteps:
     steps[r] (an array; a tuple for a batch of one view).  Made by the runtime's driver only,
     once per batch (`index`)."""
 
-    __slots__ = ("index", "steps")
+    __slots__ = ("index", "steps", "_listed")
 
     def __init__(self, index: int, steps: np.ndarray):
         self.index = index
         self.steps = steps
+        self._listed = None
+
+    def listed(self) -> list:
+        """steps as a list (made once: short walks read a few steps each, in plain Python)."""
+        if self._listed is None:
+            self._listed = np.asarray(self.steps).tolist()
+        return self._listed
 
 
 class StepRow:

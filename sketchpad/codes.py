@@ -35,6 +35,7 @@ SYM = {s: i for i, s in enumerate(CELL_SYMBOLS)}
 OP = {o: i for i, o in enumerate(OPS)}
 NEXT = {w: i for i, w in enumerate(NEXT_WORDS)}
 BLANK_CODE = SYM[BLANK]
+CODE_OF_BYTE = bytes(SYM.get(chr(k), 255) for k in range(256))  # a one-character symbol -> its code; 255: none
 
 # step code -> its fields, as codes, and as the spec's Step
 STEP_SYM = np.zeros(N_STEPS, dtype=np.uint8)
@@ -241,3 +242,15 @@ def state_table(states: tuple, carry: bool) -> np.ndarray:
             t[:n][(nxt == OP[o]) & (flag == SYM[c])] = k
         _STATE_TABLES[key] = t
     return t
+
+
+_STEP_FIELDS: list = []
+
+
+def step_fields() -> list:
+    """step code -> (symbol code, flag code, next code, or -1 when the next word is not a column
+    operation), as a list: a short walk reads its steps in plain Python (scans.py)."""
+    if len(_STEP_FIELDS) != len(STEPS):
+        nxt = np.where(SCAN_NEXT[STEP_NEXT[: len(STEPS)]], STEP_NEXT[: len(STEPS)].astype(np.int64), -1)
+        _STEP_FIELDS[:] = zip(STEP_SYM[: len(STEPS)].tolist(), STEP_FLAG[: len(STEPS)].tolist(), nxt.tolist())
+    return _STEP_FIELDS

@@ -21,23 +21,31 @@ class Pattern:
     __slots__ = ("first", "kind", "grid", "w", "n")
 
     def __init__(self, op: str, x: Row, y: Row | None, fixed, first_carry: int, start: int, limit: int, states):
+        self.w, self.n = limit - start, len(states)
+        if self.w <= 64 and start >= 0:  # short: in plain Python
+            a = codes_of(x, start, limit)
+            b = (
+                codes_of(y, start, limit)
+                if y is not None
+                else [fixed.code if fixed is not None else BLANK_CODE] * self.w
+            )
+            self.first = code4(OP[op], a[0], b[0], first_carry)
+            kinds: dict = {}
+            self.kind = np.array([kinds.setdefault(p, len(kinds)) for p in zip(a[1:], b[1:])], np.int32)
+            bases = _state_list(states)
+            if len(SYMBOLS) == NSYM:  # a view code is its (x, y) part plus its state's part
+                grid = [(ka * NSYM + kb) * NSYM + sb for ka, kb in kinds for sb in bases]
+            else:
+                grid = [code4(OP[o], ka, kb, SYM[c]) for ka, kb in kinds for o, c in states]
+            self.grid = np.array(grid, dtype=np.int32).reshape(len(kinds), len(states))
+            return
         a = x.syms(start, limit)
         if y is not None:
             b = y.syms(start, limit)
         else:
             b = np.empty(limit - start, dtype=np.uint8)
             b.fill(fixed.code if fixed is not None else BLANK_CODE)
-        self.w, self.n = limit - start, len(states)
         self.first = code4(OP[op], int(a[0]), int(b[0]), first_carry)
-        if self.w <= 64:  # short: in Python
-            kinds: dict = {}
-            self.kind = np.array(
-                [kinds.setdefault(p, len(kinds)) for p in zip(a[1:].tolist(), b[1:].tolist())], np.int32
-            )
-            ops = [(OP[o], SYM[c]) for o, c in states]
-            grid = [code4(o, ka, kb, c) for ka, kb in kinds for o, c in ops]
-            self.grid = np.array(grid, dtype=np.int32).reshape(len(kinds), len(states))
-            return
         base = NSYM if len(SYMBOLS) == NSYM else 256  # every symbol below NSYM unless a wrong stepper's
         pairs = a[1:].astype(np.int32) * base + b[1:]
         if base == NSYM and len(pairs) > 64:
@@ -183,4 +191,25 @@ def state_codes(states) -> tuple:
         so = np.array([[OP[o] for o, _ in states]], dtype=np.int32)
         sc = np.array([[SYM[c] for _, c in states]], dtype=np.int32)
         got = _STATE_CODES[states] = (so, sc)
+    return got
+
+
+def codes_of(row: Row, lo: int, hi: int) -> list:
+    """Symbol codes of columns lo..hi-1 of a row (lo >= 0; blank where nothing is written), as
+    a list: short scans read their cells in plain Python."""
+    ids, w = row.ids, len(row.ids)
+    if lo >= w:
+        return [BLANK_CODE] * (hi - lo)
+    got = row.store.sym[ids[lo:hi]].tolist()
+    return got + [BLANK_CODE] * (hi - w) if hi > w else got
+
+
+_STATE_LISTS: dict = {}
+
+
+def _state_list(states) -> list:
+    """Each state's part of a view code (operation and carry), as a list."""
+    got = _STATE_LISTS.get(states)
+    if got is None:
+        got = _STATE_LISTS[states] = [OP[o] * NSYM**3 + SYM[c] for o, c in states]
     return got

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .carry_select import scan_all, select_scans
 from .codes import SYMBOLS, text_of, view_code
 from .digits import to_digits, to_int
 from .errors import InputError, StepperFault
@@ -28,7 +29,6 @@ from .runtime import (
     speculate,
     together,
 )
-from .scans import scan_all, select_scans
 from .sheet import EMPTY, Cell, Cells, Row, Sheet, Store, number_cells
 from .symbols import (
     ABS,
@@ -77,12 +77,17 @@ class Num:
     def value(self) -> int:
         """Read a number off the sheet (reading writes nothing)."""
         syms = self.store.sym[self.ids]
-        if not len(syms) or (syms > 9).any() or (self.ids < 0).any():
+        if not len(syms) or syms.max() > 9 or self.ids.min() < 0:
             raise StepperFault(f"a result row holds non-digit symbols: {self.digits!r}")
-        sign = SYMBOLS[self.store.sym[self.sign_id]] if self.sign_id >= 0 else None
+        sign = SYMBOLS[self.store.sym.item(self.sign_id)] if self.sign_id >= 0 else None
         if sign not in (PLUS, MINUS):
             raise StepperFault(f"a result sign cell holds {sign if sign is not None else 'nothing'!r}")
-        v = to_int(self.digits)
+        if len(syms) <= 18:  # digit codes 0-9 are the digits: a few, added up in plain Python
+            v = 0
+            for d in reversed(syms.tolist()):
+                v = v * 10 + d
+        else:
+            v = to_int((syms[::-1] + 48).tobytes().decode())  # as ASCII digits
         return -v if sign == MINUS else v
 
 
@@ -117,6 +122,8 @@ def canonical(cells) -> Cells:
 
 
 def _row(sheet: Sheet, name: str, num: Num | None = None, cells=None, offset=0) -> Row:
+    if num is not None and num.store is sheet.store:  # cells of this store: their index arrays
+        return sheet.shared_row(name, num.ids, num.sign_id, offset)
     if num is not None:
         return sheet.shared_row(name, num.cells, num.sign, offset)
     return sheet.shared_row(name, cells if cells is not None else EMPTY, None, offset)

@@ -27,10 +27,11 @@ from typing import Protocol
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
+from .carry_select import select_probes
 from .codes import N_VIEWS, STEPS, checked_step_codes, distinct_sorted, step_codes_of, view_code, views_from_codes
 from .errors import StepperFault
 from .parts import FAMILIES, MUL_CARRIES, PARALLEL, RUN_COUNTERS, SPECULATION, Answered, Ask, Presented, Probe
-from .scans import scan, select_probes, sign_code
+from .scans import scan, sign_code
 from .symbols import HALT, Step, View
 
 SMALL = 4096  # up to this many codes, the distinct views of a batch by sorting, above by a mark table
@@ -271,6 +272,11 @@ def together(gens):
 def ask(view, where=None):
     """Yield one view (a View or its code); return the StepRow it received."""
     code = view if isinstance(view, int) else view_code(*view)
+    spec = SPECULATION.get()
+    if spec is not None:  # inside a speculative block: the step its batch gave this view, if any
+        row = spec.lookup.item(code)
+        if row >= 0:
+            return StepRow(spec.batch, row)
     answers = yield [Ask(code, where)]
     return answers[0]
 

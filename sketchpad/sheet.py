@@ -18,12 +18,14 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
-from .codes import BLANK_CODE, NSYM, STEP_FLAG, STEP_SYM, SYMBOLS, sym_code, text_of
-from .symbols import CELL_SYMBOLS, DIGITS, MINUS, PLUS, Step
+from .codes import BLANK_CODE, CODE_OF_BYTE, STEP_FLAG, STEP_SYM, SYMBOLS, step_fields, sym_code
+from .sheet_text import block_text, origins_text, symbols_text
+from .symbols import DIGITS, MINUS, PLUS, Step
 
 INPUT = "input"
 FIELDS = {"sym": 1, "flag": 2}  # a written cell holds its step's symbol or its flag; 0 = input
-_TEXT = np.frombuffer("".join(CELL_SYMBOLS).encode(), dtype=np.uint8)
+_NO_RUNS = np.zeros((0, 4), dtype=np.int64)
+_COUNT = np.arange(64, dtype=np.int32)  # an input number's positions (src), for short numbers
 
 
 class Store:
@@ -39,7 +41,7 @@ class Store:
         # first up to the next run's first came from batch (-1: input), field (0 input, 1 sym,
         # 2 flag), literal (the problem number of an input run, else -1).
         self._runs: list = []  # (first, batch, field, literal) tuples; `runs` is their array
-        self._runs_array = np.zeros((0, 4), dtype=np.int64)
+        self._runs_array = _NO_RUNS
         self.literals: list[str] = []  # each problem number's symbols: sign, then digits units first
 
     def reserve(self, k: int) -> None:
@@ -68,10 +70,14 @@ class Store:
         """Cells for one problem number's symbols (sign, then digits units first)."""
         k = len(symbols)
         first = self._alloc(k)
-        self.sym[first : first + k] = [sym_code(s) for s in symbols]
-        self.src[first : first + k] = range(k)
+        codes = symbols.encode().translate(CODE_OF_BYTE) if symbols.isascii() else b"\xff"
+        if len(codes) == k and 255 not in codes:  # a sign and digits (the usual case): one copy
+            self.sym[first : first + k] = np.frombuffer(codes, dtype=np.uint8)
+        else:
+            self.sym[first : first + k] = [sym_code(s) for s in symbols]
+        self.src[first : first + k] = _COUNT[:k] if k <= len(_COUNT) else np.arange(k)
         ids = np.arange(first, first + k, dtype=np.int32)
-        self._run(first, -1, 0, len(self.literals))
+        self._runs.append((first, -1, 0, len(self.literals)))
         self.literals.append(symbols)
         return ids
 
@@ -81,25 +87,21 @@ class Store:
             self._runs_array = np.array(self._runs, dtype=np.int64).reshape(-1, 4)
         return self._runs_array
 
-    @property
-    def n_runs(self) -> int:
-        return len(self._runs)
-
-    def _run(self, first: int, batch: int, field: int, literal: int) -> None:
-        self._runs.append((first, batch, field, literal))
-
     def _written1(self, sym: int, row: int, batch: int, field: int) -> int:
-        first = self._alloc(1)
+        first = self.n
+        if first + 2 > len(self.sym):
+            self._grow(2 * len(self.sym))
+        self.n = first + 1
         self.sym[first] = sym
         self.src[first] = row
-        self._run(first, batch, field, -1)
+        self._runs.append((first, batch, field, -1))
         return first
 
     def _written(self, syms: np.ndarray, rows: np.ndarray, batch: int, field: int) -> np.ndarray:
         first = self._alloc(len(syms))
         self.sym[first : first + len(syms)] = syms
         self.src[first : first + len(syms)] = rows
-        self._run(first, batch, field, -1)
+        self._runs.append((first, batch, field, -1))
         return np.arange(first, first + len(syms), dtype=np.int32)
 
     def origins(self, ids) -> dict:
@@ -124,11 +126,11 @@ class Store:
             kind, batch, lit = int(o["kind"][0]), int(o["batch"][0]), int(o["literal"][0])
             if kind == 0:
                 first = self._alloc(1)
-                self._run(first, -1, 0, len(self.literals))
+                self._runs.append((first, -1, 0, len(self.literals)))
                 self.literals.append(c.store.literals[lit][int(c.store.src[c.id])])
             else:
                 first = self._alloc(1)
-                self._run(first, batch, kind, -1)
+                self._runs.append((first, batch, kind, -1))
             self.sym[first] = c.store.sym[c.id]
             self.src[first] = 0 if kind == 0 else c.store.src[c.id]
             out[j] = first
@@ -237,15 +239,11 @@ class Row:
         ids, w = self.ids, len(self.ids)
         if 0 <= lo and hi <= w:
             return self.store.sym[ids[lo:hi]]
-        out = np.empty(max(0, hi - lo), dtype=np.uint8)
+        at = np.full(max(0, hi - lo), -1, dtype=np.int32)  # -1 reads the blank at sym[-1]
         a, b = max(lo, 0), min(hi, w)
         if a < b:
-            out[: a - lo] = BLANK_CODE
-            out[a - lo : b - lo] = self.store.sym[ids[a:b]]
-            out[b - lo :] = BLANK_CODE
-        else:
-            out[:] = BLANK_CODE
-        return out
+            at[a - lo : b - lo] = ids[a:b]
+        return self.store.sym[at]
 
     def code(self, i: int) -> int:
         return self.store.sym.item(self.ids.item(i)) if 0 <= i < len(self.ids) else BLANK_CODE
@@ -292,26 +290,14 @@ class Row:
         return self
 
     def _widen(self, w: int) -> None:
-        ids = np.empty(w, dtype=np.int32)
-        n = len(self.ids)
-        ids[:n] = self.ids
-        ids[n:] = -1
-        self.ids = ids
+        self.ids = np.concatenate([self.ids, np.full(w - len(self.ids), -1, dtype=np.int32)])
 
     def text(self) -> str:
-        syms = self.store.sym[self.ids[::-1]]
-        if len(syms) and syms.max() >= NSYM:
-            return text_of(syms)
-        return _TEXT[syms].tobytes().decode()
+        return symbols_text(self.store.sym, self.ids)
 
     def origins(self) -> str:
         """i(nput), s(tep symbol), f(step flag), . (never written) per column, highest first."""
-        ids = self.ids[::-1]
-        out = np.full(len(ids), ord("."), dtype=np.uint8)
-        have = ids >= 0
-        if have.any():
-            out[have] = np.frombuffer(b"isf", dtype=np.uint8)[self.store.origins(ids[have])["kind"]]
-        return out.tobytes().decode()
+        return origins_text(self.store, self.ids)
 
 
 def input_number(digits: str, negative: bool = False, store: Store | None = None) -> tuple[Cell, Cells]:
@@ -363,8 +349,7 @@ class Sheet:
     def write(row: Row, i, step: StepRow, fld: str = "sym") -> int:
         """The write path for one computed symbol: field `fld` of the step in row `step.row`
         of its batch's stepper output.  `i` is a column or "sign"."""
-        code = int(step.batch.steps[step.row])
-        sym = int((STEP_SYM if fld == "sym" else STEP_FLAG)[code])
+        sym = step_fields()[step.batch.steps[step.row]][0 if fld == "sym" else 1]
         cid = row.store._written1(sym, step.row, step.batch.index, FIELDS[fld])
         if i == "sign":
             row.sign_id = cid
@@ -373,15 +358,34 @@ class Sheet:
         return cid
 
     @staticmethod
-    def write_steps(row: Row, cols: np.ndarray, batch: BatchSteps, rows: np.ndarray, fld: str = "sym") -> None:
+    def write_steps(row: Row, cols, batch: BatchSteps, rows, fld: str = "sym") -> None:
         """The write path for many: column cols[k] gets field `fld` of row rows[k] of the
-        batch's stepper output (one gather)."""
+        batch's stepper output (one gather; cols and rows may be lists, for a few cells)."""
         if len(cols) == 0:
+            return
+        if type(rows) is list and len(row.ids) <= 64:  # a short walk's few cells: plain Python
+            steps, fields, k, store, n = batch.listed(), step_fields(), 0 if fld == "sym" else 1, row.store, len(rows)
+            first = store._alloc(n)
+            store.sym[first : first + n] = [fields[steps[r]][k] for r in rows]
+            store.src[first : first + n] = rows
+            store._runs.append((first, batch.index, FIELDS[fld], -1))
+            n0, top = len(row.ids), cols[-1] + 1
+            if cols[0] == n0 and top - n0 == n:  # the columns just above the row's (the usual case)
+                new = np.arange(first, first + n, dtype=np.int32)
+                row.ids = new if n0 == 0 else np.concatenate([row.ids, new])
+                return
+            ids = row.ids.tolist() + [-1] * (top - n0) if top > n0 else row.ids.tolist()
+            for c, cid in zip(cols, range(first, first + n)):
+                ids[c] = cid
+            row.ids = np.array(ids, dtype=np.int32)  # a new array: nothing else shows it
             return
         syms = (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps[rows]]
         ids = row.store._written(syms, rows, batch.index, FIELDS[fld])
-        top = int(cols[-1]) + 1
-        if top > len(row.ids):
+        lo, top, n0 = int(cols[0]), int(cols[-1]) + 1, len(row.ids)
+        if top - lo == len(ids) and n0 <= lo:  # consecutive columns above the row's: one new array
+            row.ids = ids if n0 == lo == 0 else np.concatenate([row.ids, np.full(lo - n0, -1, dtype=np.int32), ids])
+            return
+        if top > n0:
             row._widen(top)
         row.own().ids[cols] = ids
 
@@ -460,15 +464,7 @@ class Sheet:
             row.own().ids[lo:hi] = new
 
     def text(self) -> str:
-        width = max([r.width() + r.offset for r in self.rows] + [1]) + 1
-        lines = [f"[{self.title}]"]
-        for r in self.rows:
-            sign = MINUS if r.sign_sym() == MINUS else " "
-            body = (sign + r.text()).rjust(width + 1)
-            if r.offset:
-                body = body[r.offset :] + " " * r.offset
-            lines.append(f"{r.name:>8} {body}")
-        return "\n".join(lines)
+        return block_text(self.title, self.rows)
 
 
 class Worksheet:

@@ -12,6 +12,7 @@ import numpy as np
 
 from .codes import OP, SYM, distinct_sorted, view_code, views_of
 from .parts import Presented
+from .patterns import codes_of
 from .sheet import Row
 from .symbols import BLANK, DIGITS, DQ, SUB
 
@@ -42,6 +43,8 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
     then borrow, then x.  A probe's position names only the cells that hold its symbols now
     (the page highlights those): a hypothetical digit has none."""
     W = max(r.width(), y.width())
+    if W <= 64 and not free_y:  # a division's digit of a few columns: in plain Python
+        return _few_columns(r, y, count, W)
     xs, ys = r.syms(0, W).astype(np.int32), y.syms(0, W).astype(np.int32)
     lo = min(free_y, W)
     free = [_trial_block(xs[i : i + 1], _every_y(ys[i]), i) for i in range(lo)]
@@ -50,20 +53,53 @@ def trial_probes(r: Row, y: Row, count: tuple, free_y: int = 0) -> Presented:
     # a digit): their distinct views are those of one column of each (y_i, non-digit x_i) kind.
     parts = list(free)
     if lo == 0 and W:
-        parts.append(_trial_block(fx[:1], fy[:1, None], 0))  # column 0: no borrow into it
+        parts.append(_column0(int(fx[0]), int(fy[0])))  # column 0: no borrow into it
         fx, fy = fx[1:], fy[1:]
-    if len(fx):
+    odd = xs[lo:] > 9  # columns whose x is not a digit (a wrong stepper's): one more view each
+    n_odd = int(np.count_nonzero(odd))
+    if len(fx) and n_odd == 0:  # every x a digit (the usual case): a kind per distinct y
+        parts += [_kind_block(k) for k in (np.flatnonzero(np.bincount(fy)) * 256 + 255).tolist()]
+    elif len(fx):
         kinds = distinct_sorted(fy * 256 + np.where(fx > 9, fx, 255)).tolist()
         parts += [_kind_block(k) for k in kinds]
     distinct = np.concatenate(parts + [_TOP_CODES, _DQ_CODES])
-    per_column = 2 * (10 + (xs[lo:] > 9))
-    size = sum(len(f) for f in free) + int(per_column.sum()) - (int(per_column[0]) // 2 if lo == 0 and W else 0) + 21
+    size = sum(len(f) for f in free) + 20 * (W - lo) + 2 * n_odd - (10 + int(odd[0]) if lo == 0 and W else 0) + 21
 
     def codes():
         blocks = [_trial_block(xs[i : i + 1], _every_y(ys[i]), i) for i in range(lo)]
         return np.concatenate(blocks + [_trial_block(xs[lo:], ys[lo:, None], lo), _TOP_CODES, _DQ_CODES])
 
     return Presented(distinct, size, codes, lambda: _trial_where(r, y, count, free_y, W))
+
+
+def _few_columns(r: Row, y: Row, count: tuple, W: int) -> Presented:
+    """trial_probes for a short row and a fixed y, its columns' kinds found in plain Python."""
+    xl, yl = codes_of(r, 0, W), codes_of(y, 0, W)
+    parts = []
+    if W:
+        parts.append(_column0(xl[0], yl[0]))
+    kinds = {b * 256 + (a if a > 9 else 255) for a, b in zip(xl[1:], yl[1:])}
+    parts += [_kind_block(k) for k in sorted(kinds)]
+    distinct = np.concatenate(parts + [_TOP_CODES, _DQ_CODES])
+    size = sum(20 + 2 * (a > 9) for a in xl) - (10 + (xl[0] > 9) if W else 0) + 21
+
+    def codes():
+        xs, ys = np.array(xl, dtype=np.int32), np.array(yl, dtype=np.int32)
+        return np.concatenate([_trial_block(xs, ys[:, None], 0), _TOP_CODES, _DQ_CODES])
+
+    return Presented(distinct, size, codes, lambda: _trial_where(r, y, count, 0, W))
+
+
+def _column0(x: int, y: int) -> np.ndarray:
+    """The views of column 0 (no borrow into it) with y there and x (read when not a digit)."""
+    key = (x if x > 9 else -1, y)
+    got = _COLUMN0.get(key)
+    if got is None:
+        got = _COLUMN0[key] = _trial_block(np.array([x], dtype=np.int32), np.array([[y]], dtype=np.int32), 0)
+    return got
+
+
+_COLUMN0: dict = {}
 
 
 def _every_y(y: int) -> np.ndarray:

@@ -16,10 +16,10 @@ import pytest
 
 from sketchpad import ReferenceStepper, solve
 from sketchpad import procedures as P
+from sketchpad.carry_select import SelectScan
 from sketchpad.codes import STEPS, SYMBOLS
 from sketchpad.expr import parse
 from sketchpad.parts import FAMILIES
-from sketchpad.scans import SelectScan
 from sketchpad.sheet import Sheet, Worksheet
 from sketchpad.symbols import ADD
 

@@ -1,0 +1,343 @@
+"""The carry-select scan (parallel mode): a scan's every column under every state of its family
+presented as one block of view codes (`SelectScan`, a pattern of kinds: patterns.py); after the
+batch the emitted states are followed for all scans at once (chains.py) and each scan writes its
+followed steps with one gather, so the sheet equals the sequential scan's.  scans.py's `scan`
+sends a scan here in the parallel mode; a product's sum tree sends a whole level of scans at once
+(`select_scans`, `scan_all`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .batch_steps import BatchSteps, StepRow
+from .chains import HALTS, OUTSIDE, Chains, follow
+from .codes import (
+    BLANK_CODE,
+    NEXT,
+    NSYM,
+    STEP_FLAG,
+    STEP_NEXT,
+    STEP_SYM,
+    SYM,
+    SYMBOLS,
+    state_table,
+    step_fields,
+    views_from_codes,
+)
+from .errors import StepperFault
+from .parts import FAMILIES, MUL_CARRIES, Presented, Probe
+from .patterns import Pattern, cells_key, same_cells
+from .sheet import Row, Sheet
+from .symbols import HALT, MUL
+
+
+def family(op: str, fixed) -> tuple | None:
+    """The states a carry-select scan of `op` presents each column under, or None (no
+    carry-select for this scan).  A product row's states depend on its multiplier digit."""
+    if op == MUL:
+        return _MUL_FAMILIES.get(fixed.sym if fixed is not None else None)
+    return FAMILIES.get(op)
+
+
+_MUL_FAMILIES = {d: tuple((MUL, c) for c in carries) for d, carries in MUL_CARRIES.items()}  # (made once)
+
+
+def _grid_where(x, y, carry, fixed, start: int, limit: int, n: int) -> list:
+    yw = (fixed, None) if fixed is not None else None
+    out = []
+    for i in range(start, limit):
+        where = ((x, i), (y, i) if y is not None else yw, (carry, i) if carry is not None else None)
+        out.extend([where] * (1 if i == start else n))
+    return out
+
+
+def select_probes(
+    op: str, x: Row, y: Row | None, first_carry: str, start: int, limit: int, states, fixed=None, carry=None
+) -> Presented:
+    """The views of a carry-select scan as a block: columns start..limit-1, the first under its
+    real state (op, first_carry), every other under every state, in the order of `states`."""
+    pat = Pattern(op, x, y, fixed, SYM[first_carry], start, limit, states)
+    where = lambda: _grid_where(x, y, carry, fixed, start, limit, len(states))  # noqa: E731
+    return Presented(pat.distinct(), pat.size(), pat.codes, where)
+
+
+class SelectScan:
+    """A carry-select scan as a part of a batch; its result is its followed run, written."""
+
+    __slots__ = ("op", "x", "y", "carry", "out", "fixed", "start", "limit", "states", "first_carry", "size", "_pattern")
+
+    def __init__(self, op, x, y, carry, out, start, limit, fixed, states):
+        self.op, self.x, self.y, self.carry, self.out, self.fixed = op, x, y, carry, out, fixed
+        self.start, self.limit, self.states = start, limit, states
+        self.first_carry = carry.code(start) if carry is not None else BLANK_CODE
+        self.size = 1 + (limit - start - 1) * len(states)
+        self._pattern = None
+
+    @property
+    def pattern(self) -> Pattern:
+        if self._pattern is None:
+            p = self
+            self._pattern = Pattern(p.op, p.x, p.y, p.fixed, p.first_carry, p.start, p.limit, p.states)
+        return self._pattern
+
+    def distinct(self) -> np.ndarray:
+        return self.pattern.distinct()
+
+    @staticmethod
+    def distinct_all(parts: list) -> np.ndarray:
+        """The distinct views of many scans; scans that present the same pattern (the partial
+        products of one digit of a product) share it."""
+        shared: dict = {}
+        same: list = []
+        many = len(parts) > 1
+        keys: dict = {}  # (row, start, limit) -> its cells_key (a product's partial rows read one x)
+        for p in parts:
+            kx, ky = (id(p.x), p.start, p.limit), (id(p.y), p.start, p.limit)
+            cx = keys.get(kx)
+            if cx is None:
+                cx = keys[kx] = cells_key(p.x, p, many)
+            cy = keys.get(ky)
+            if cy is None:
+                cy = keys[ky] = cells_key(p.y, p, many)
+            key = (p.op, cx, cy)
+            key += (p.fixed.code if p.fixed is not None else -1, p.first_carry)
+            key += (p.start, p.limit, p.states, p.carry is not None)
+            got = shared.get(key)
+            if got is not None and got is not p and many and not same_cells(p, got):
+                key += (id(p),)  # the same fingerprint, other cells
+                got = None
+            if got is None:
+                shared[key] = p
+            else:
+                same.append((p, got))
+        fresh: dict = {}  # long scans whose patterns are not made yet, by operation, family and store
+        if len(SYMBOLS) == NSYM:  # (a wrong stepper's symbols outside the alphabet: one by one)
+            for p in shared.values():
+                if p._pattern is None and p.limit - p.start > 64:
+                    fresh.setdefault((p.op, p.states, id(p.x.store)), []).append(p)
+        for group in fresh.values():
+            if len(group) > 1:
+                Pattern.many(group)
+        for p, got in same:
+            p._pattern = got.pattern
+        firsts, out, grids = [], [], set()
+        for p in shared.values():
+            pat = p.pattern
+            firsts.append(pat.first)
+            if id(pat.grid) not in grids:  # a grid shared by many patterns: its views once
+                grids.add(id(pat.grid))
+                out.append(pat.grid.ravel())
+        return np.concatenate([np.array(firsts, dtype=np.int32)] + out)
+
+    def codes(self) -> np.ndarray:
+        return self.pattern.codes()
+
+    def probes(self) -> list:
+        where = _grid_where(self.x, self.y, self.carry, self.fixed, self.start, self.limit, len(self.states))
+        return [Probe(v, w) for v, w in zip(views_from_codes(self.codes()), where)]
+
+    def last_where(self):
+        i = self.limit - 1
+        y = (self.y, i) if self.y is not None else ((self.fixed, None) if self.fixed is not None else None)
+        return ((self.x, i), y, (self.carry, i) if self.carry is not None else None)
+
+    @staticmethod
+    def resolve(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
+        """Follow every scan of the batch and write the followed steps: the class of each
+        kind's step under each state (the state it moves its scan to, or an end), then the
+        chains, then one gather per field for all the scans' cells."""
+        if sum(p.limit - p.start for p in parts) <= WALK:
+            return [_walk(p, batch, lookup) for p in parts]
+        out = []
+        for lo, hi in _slices([p.limit - p.start for p in parts]):
+            out += _follow_all(parts[lo:hi], batch, lookup)
+        return out
+
+
+SYM_BIT, FLAG_BIT = 30, 29  # (in _follow_all's codes of followed steps)
+SLICE = 1 << 22  # columns followed at once (a product of thousands of rows goes in slices)
+WALK = 256  # scans of at most this many columns in all: followed one by one, in Python
+
+
+def _walk(p: SelectScan, batch: BatchSteps, lookup: np.ndarray) -> Followed:
+    """One short scan's chain and writes, in plain Python."""
+    pat, table = p.pattern, state_table(p.states, p.carry is not None)
+    steps, grid, kind, n = batch.listed(), pat.grid.ravel().tolist(), pat.kind.tolist(), pat.n
+    row = lookup.item(pat.first)
+    followed = [row]
+    cur = table.item(steps[row])
+    j = 0
+    while cur >= 0 and j + 1 < pat.w:
+        j += 1
+        row = lookup.item(grid[kind[j - 1] * n + cur])
+        followed.append(row)
+        cur = table.item(steps[row])
+    fields = step_fields()
+    for target, k, shift in ((p.out, 0, 0), (p.carry, 1, 1)):
+        if target is not None:
+            got = [(c, r) for c, r in enumerate(followed, p.start + shift) if fields[steps[r]][k] != BLANK_CODE]
+            if got:
+                Sheet.write_steps(target, [c for c, _ in got], batch, [r for _, r in got], "sym" if k == 0 else "flag")
+    return Followed(batch, followed[-1], j + 1, cur, j + 1 == pat.w)
+
+
+def _slices(widths: list) -> list:
+    out, lo, size = [], 0, 0
+    for k, w in enumerate(widths):
+        if size and size + w > SLICE:
+            out.append((lo, k))
+            lo, size = k, 0
+        size += w
+    return out + [(lo, len(widths))]
+
+
+def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
+    """Scans that share a pattern follow the same chain: each chain once, then every scan's
+    cells written (its own cells, the same stepper output rows)."""
+    S = len(parts)
+    L = max(p.limit - p.start for p in parts)
+    n = max(len(p.states) for p in parts)
+    pats, index = [], {}
+    for p in parts:
+        if id(p.pattern) not in index:
+            index[id(p.pattern)] = (len(pats), p)
+            pats.append(p.pattern)
+    U = len(pats)
+    grids: dict = {}  # a grid (shared by patterns made together) -> (its first row in the tables, a pattern)
+    K = 0
+    for pat in pats:
+        key = (id(pat.grid), index[id(pat)][1].carry is not None)
+        if key not in grids:
+            grids[key] = (K, pat)
+            K += len(pat.grid)
+    rows = np.zeros((K, n), dtype=np.int32)
+    classes = np.full((K, n), HALTS, dtype=np.int8)
+    for lo, pat in grids.values():
+        p = index[id(pat)][1]
+        st = state_table(p.states, p.carry is not None)  # the scan's own family of states
+        r = rows[lo : lo + len(pat.grid), : pat.n] = lookup[pat.grid]
+        classes[lo : lo + len(pat.grid), : pat.n] = st[batch.steps[r]]
+    firsts = lookup[np.array([pat.first for pat in pats], dtype=np.int32)]
+    first_cls = np.empty(U, dtype=np.int16)
+    kinds = np.zeros((U, max(L - 1, 0)), dtype=np.int32)
+    tables = {}  # each family's state table, and the patterns that read it
+    for u, pat in enumerate(pats):
+        p = index[id(pat)][1]
+        key = (p.states, p.carry is not None)
+        tables.setdefault(key, []).append(u)
+        np.add(pat.kind, grids[id(pat.grid), key[1]][0], out=kinds[u, : pat.w - 1])
+    for (states_, has_carry), us in tables.items():
+        first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
+    lengths = np.array([pat.w for pat in pats])
+    states, last, term = follow(Chains(classes, kinds, first_cls, lengths))
+    # Each column's (kind, state + 1) as a flat index into a small table whose slot 0 of every
+    # kind is "not followed" (state -1), and column 0's into a tail of the first columns: the
+    # followed step's output row, with a bit for "has a symbol" and one for "has a flag" above
+    # it (rows < 2**29), by one gather.
+    n1, KN = n + 1, K * (n + 1)
+    at = np.empty((U, L), dtype=np.int32)
+    at[:, 0] = np.arange(KN, KN + U, dtype=np.int32)
+    np.multiply(kinds, n1, out=at[:, 1:])
+    at[:, 1:] += states[:, 1:]
+    at[:, 1:] += 1
+    ext = np.zeros(KN + U, dtype=np.int32)
+    ext[:KN].reshape(K, n1)[:, 1:] = rows
+    ext[KN:] = firsts
+    for bit, table in ((SYM_BIT, STEP_SYM), (FLAG_BIT, STEP_FLAG)):
+        has = np.zeros(KN + U, dtype=np.int32)
+        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
+        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
+        ext |= has << bit
+    code = np.take(ext, at)  # (np.take: a faster gather)
+    followed = code & ((1 << FLAG_BIT) - 1)  # the stepper output row of each followed step
+    which = np.array([index[id(p.pattern)][0] for p in parts])
+    starts = np.array([p.start for p in parts])
+    shared, st = [], starts
+    if U < S:  # the scans of each pattern; a pattern of one scan is written with the rest below
+        count = np.bincount(which, minlength=U)
+        order = np.argsort(which, kind="stable").tolist()
+        bounds = np.concatenate([[0], np.cumsum(count)]).tolist()
+        shared = [(u, order[bounds[u] : bounds[u + 1]]) for u in np.flatnonzero(count > 1).tolist()]
+        first_of = np.array(order)[bounds[:-1]]  # each pattern's first scan
+        lone = (count == 1).tolist()
+        st = starts[first_of]
+    fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
+    for fld, shift, targets in fields:
+        if all(t is None for t in targets):
+            continue
+        mask = code >= (1 << SYM_BIT) if fld == "sym" else (code & (1 << FLAG_BIT)) != 0
+        # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
+        for u, mine in shared:
+            rows_u = [targets[k] for k in mine if targets[k] is not None]
+            if rows_u:
+                j = np.flatnonzero(mask[u])
+                Sheet.write_shared(rows_u, j + parts[mine[0]].start + shift, batch, followed[u, j], fld)
+        # the patterns of one scan each, all at once (their rows of the tables in place: no copies)
+        ts = targets if U == S else [targets[k] if one else None for k, one in zip(first_of.tolist(), lone)]
+        off = [u for u, t in enumerate(ts) if t is None]
+        if len(off) < U:
+            if off:
+                mask[off] = False
+            Sheet.write_masked(ts, st + shift, followed, mask, batch, fld)
+    ends = followed[np.arange(U), last].tolist()
+    runs = [
+        Followed(batch, e, k + 1, t, k + 1 == w)
+        for e, k, t, w in zip(ends, last.tolist(), term.tolist(), lengths.tolist())
+    ]
+    return [runs[u] for u in which.tolist()]
+
+
+class Followed:
+    """A scan's followed (and written) run: the stepper output row of its last step, how many
+    columns it followed, and how it ended (HALTS, OUTSIDE, or a state >= 0 when it ran past
+    its last column)."""
+
+    __slots__ = ("batch", "last_row", "w", "term", "at_end")
+
+    def __init__(self, batch, last_row, w, term, at_end):
+        self.batch, self.last_row, self.w, self.term, self.at_end = batch, last_row, w, term, at_end
+
+
+def scan_select(op: str, x: Row, y, carry, out, start: int, limit: int, fixed, states):
+    """Carry-select scan: one batch with every column under every state of the family (the
+    first column only under its real state), then follow the emitted states column by column.
+    Only the followed steps are written, so the sheet equals the sequential scan's sheet."""
+    (run,) = yield [SelectScan(op, x, y, carry, out, start, limit, fixed, states)]
+    return _ended(op, carry, start, limit, run)
+
+
+def _ended(op: str, carry, start: int, limit: int, run: Followed):
+    """A carry-select scan's (last step, its column), or the fault its followed run shows."""
+    step = StepRow(run.batch, run.last_row)
+    if run.term == HALTS:
+        return step, start + run.w - 1
+    if run.term == OUTSIDE and not run.at_end:
+        state = (step.next, step.flag if carry is not None else "_")
+        raise StepperFault(f"stepper moved a {op} scan to state {state}, outside its family")
+    raise StepperFault(f"a {op} scan did not halt after {limit} columns")
+
+
+def select_scans(specs: list) -> list | None:
+    """Carry-select scans for (op, x, y, carry, out, start, fixed) specs, as `scan` would make
+    them in the parallel mode; None when one of them has no family (it scans column by column)."""
+    parts = []
+    for op, x, y, carry, out, start, fixed in specs:
+        states = family(op, fixed)
+        if states is None:
+            return None
+        limit = max(x.width(), y.width() if y is not None else 0) + 2
+        parts.append(SelectScan(op, x, y, carry, out, start, limit, fixed, states))
+    return parts
+
+
+def scan_all(parts: list):
+    """Many carry-select scans as one batch (a level of a product's sum: no generator per
+    scan); returns each scan's (last step, its column), as `scan` does, or None when every
+    scan halted on a HALT step (the usual case: nothing to look at one by one)."""
+    runs = yield parts
+    own = list({id(r): r for r in runs}.values())  # (scans of one pattern share their run)
+    if own and all(r.term == HALTS for r in own):
+        rows = np.array([r.last_row for r in own])
+        if (STEP_NEXT[own[0].batch.steps[rows]] == NEXT[HALT]).all():
+            return None
+    return [_ended(p.op, p.carry, p.start, p.limit, run) for p, run in zip(parts, runs)]
