@@ -109,7 +109,9 @@ def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> lis
         rest = q
     if rest.degree >= 4:
         # f = h(x^k), h irreducible: every factor's degree is a multiple of deg h
-        out += factor_squarefree(rest, primes, step=f.degree // spread_from if spread_from > 1 else 1)
+        step = f.degree // spread_from if spread_from > 1 else 1
+        base = substitute(f, 2) if spread_from == 2 and rest.degree == f.degree else None  # f = h(x^2)
+        out += factor_squarefree(rest, primes, step=step, base=base)
     elif rest.degree >= 1:
         out.append(rest)  # degree 2 or 3 without a rational root: irreducible
     return out

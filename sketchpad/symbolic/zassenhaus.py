@@ -33,14 +33,17 @@ FEW_FACTORS = 4  # ... unless one already gives this few modular factors (after 
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
-def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -> list[Poly]:
+def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1, base: Poly | None = None) -> list[Poly]:
     """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 4,
     without rational roots: factor.py takes those out first).
 
     `primes`: odd primes not dividing lc(f) modulo which f is known to be square-free.
     `step`: every factor's degree is known to be a multiple of it (f = h(x^k) with h
     irreducible of degree `step`: a root b of a factor gives the root b^k of h, so Q(b)
-    contains Q(b^k), of degree `step`)."""
+    contains Q(b^k), of degree `step`).  `base`: h irreducible with f = h(x^2), so f is
+    irreducible or c * g(x) * g(-x): an irreducible factor v of h mod p with v(x^2)
+    irreducible mod p would divide both g(x) and g(-x), so f mod p has fewer than twice
+    h's number of modular factors only when f is irreducible (see _halves_split)."""
     n = f.degree
     chosen, allowed, tried = None, None, 0
     ctx = f.ctx
@@ -66,6 +69,8 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -
         tried += 1
         if not any(0 < d < n for d in allowed):
             return [f]  # irreducible: no degree of a proper factor is possible
+        if base is not None and not _halves_split(base, P, q, count):
+            return [f]  # irreducible: some v(x^2) stays irreducible mod p
         if count <= FEW_FACTORS and tried >= 2:
             break  # recombining so few costs less than another prime's factorisation
         if before is not None and allowed == before:
@@ -92,6 +97,14 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -
     if not all(p.settled for p in pieces):  # cannot happen: the last modulus exceeds 2 B(f)
         raise ArithmeticError("internal error: a piece was left unsearched at the full bound")
     return done + [p.G for p in pieces]
+
+
+def _halves_split(h: Poly, P, q: int, count: int) -> bool:
+    """Whether f = h(x^2) has twice as many factors mod q (count) as h: each irreducible v of
+    h mod q gives v(x^2), irreducible or two factors, so this is the case exactly when every
+    v(x^2) splits (one distinct-degree factorisation of h, of half f's degree)."""
+    parts, _ = distinct_degree(monic_mod_p(h, P, q), P, q)
+    return count == 2 * sum(F.degree // d for d, F in parts)
 
 
 def _subset_sums(degrees: list[int]) -> set[int]:
