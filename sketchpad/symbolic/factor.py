@@ -97,6 +97,10 @@ def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> lis
         for h in _split(substitute(f, k), method, primes):
             out += _split(spread(h, k), method, primes, spread_from=k) if h.degree >= 1 else [h]
         return out
+    if f.degree >= 4 and method == "auto":  # Zassenhaus finds the linear factors with the rest:
+        step = f.degree // spread_from if spread_from > 1 else 1  # no separate root lifting
+        base = substitute(f, 2) if spread_from == 2 else None  # f = h(x^2), h irreducible
+        return factor_squarefree(f, primes, step=step, base=base, rootless=False)
     roots = rational_roots(f, method=method, squarefree=True)
     out = []
     rest = f

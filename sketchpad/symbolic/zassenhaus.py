@@ -33,9 +33,12 @@ FEW_FACTORS = 4  # ... unless one already gives this few modular factors (after 
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
-def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1, base: Poly | None = None) -> list[Poly]:
-    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 4,
-    without rational roots: factor.py takes those out first).
+def factor_squarefree(
+    f: Poly, primes: list[int] | None = None, step: int = 1, base: Poly | None = None, rootless: bool = True
+) -> list[Poly]:
+    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 4).
+    `rootless`: f is known to have no rational root (then no factor has degree 1 or n - 1, and
+    a piece of degree <= 3 is irreducible); otherwise the linear factors are found here too.
 
     `primes`: odd primes not dividing lc(f) modulo which f is known to be square-free.
     `step`: every factor's degree is known to be a multiple of it (f = h(x^k) with h
@@ -60,7 +63,7 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1, b
         fm = monic_mod_p(f, P, q)
         ddf = distinct_degree(fm, P, q)
         degrees = [d for d, F in ddf[0] for _ in range(F.degree // d)]
-        sums_ = {d for d in _subset_sums(degrees) - {1, n - 1} if d % step == 0}  # no rational root left
+        sums_ = {d for d in _subset_sums(degrees) - ({1, n - 1} if rootless else set()) if d % step == 0}
         before = allowed
         allowed = sums_ if allowed is None else allowed & sums_
         count = len(degrees)
@@ -80,7 +83,7 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1, b
     _, P, q, fm, ddf = chosen
     modular = factor_mod_p(fm, P, q, ddf)
     Bf = factor_bound(f)
-    done, pieces = [], [Piece(f, list(range(len(modular))), Bf)]
+    done, pieces = [], [Piece(f, list(range(len(modular))), Bf, rootless)]
     for lifted, m in lifts(f, modular, P, q, Bf + Bf + ctx.const(1, "one")):
         open_ = []
         for piece in pieces:
