@@ -85,16 +85,24 @@ def factor_squarefree(
     Bf = factor_bound(f)
     done, pieces = [], [Piece(f, list(range(len(modular))), Bf, rootless)]
     for lifted, m in lifts(f, modular, P, q, Bf + Bf + ctx.const(1, "one")):
-        open_ = []
-        for piece in pieces:
-            if piece.settled:
-                done.append(piece.G)
-                continue
-            met = (m - (piece.bound + piece.bound)).sign > 0
-            irreducible, rest = search(piece, lifted, m, allowed, exhaustive=met)
-            done += irreducible
-            open_ += rest
-        pieces = open_
+        queue, pieces, first = pieces, [], True
+        while queue:  # pieces split off at this modulus are searched again at once when their
+            fresh = []  # (smaller) bound is met: often no further lifting step is needed
+            for piece in queue:
+                if piece.settled:
+                    done.append(piece.G)
+                    continue
+                met = (m - (piece.bound + piece.bound)).sign > 0
+                if not (met or first):
+                    pieces.append(piece)  # searched at this modulus already, as part of its parent
+                    continue
+                irreducible, rest = search(piece, lifted, m, allowed, exhaustive=met)
+                done += irreducible
+                if len(rest) == 1 and rest[0].idx == piece.idx:
+                    pieces += rest  # not split: its next search is at the next modulus
+                else:
+                    fresh += rest
+            queue, first = fresh, False
         if all(p.settled for p in pieces):
             break
     if not all(p.settled for p in pieces):  # cannot happen: the last modulus exceeds 2 B(f)
