@@ -34,19 +34,23 @@ def distinct_degree(f: Poly, P, p: int) -> tuple[list[tuple[int, Poly]], list | 
     n, ctx = f.degree, f.ctx
     if n <= 1:
         return ([(n, f)] if n == 1 else []), None
-    M = Modulus(f, P)
     x = _x(ctx, f.var)
-    xp = M.powmod(x, p)
     pw = None
-    if n >= 4:
-        # the Frobenius matrix: rows (x^p)^j mod f, j = 0..n-1; for p < n each row is the one
-        # before shifted by p with the p spilled terms reduced through f's table (p n products),
-        # otherwise by doubling (full products, one batch per level)
+    if n >= 4 and p < 2 * n:
+        # the Frobenius matrix: rows (x^p)^j mod f, j = 0..n-1, each the one before shifted by
+        # p with the p spilled terms reduced through f's table x^k mod f (k < n + p): about
+        # 2 p n operations a row, where a full product and reduction costs about 4 n^2
+        M = Modulus(f, P, upto=n - 1 + p)
+        xp = x.shift(p - 1) if p < n else M.table[p]
         pw = [Poly.const(ctx.const(1, "one"), f.var), xp]
-        if p < n:
-            while len(pw) < n:
-                pw += M.reduce_many([pw[-1].shift(p)])
         while len(pw) < n:
+            pw += M.reduce_many([pw[-1].shift(p)])
+    else:
+        M = Modulus(f, P)
+        xp = M.powmod(x, p)
+        if n >= 4:  # by doubling: full products, one batch per level
+            pw = [Poly.const(ctx.const(1, "one"), f.var), xp]
+        while pw is not None and len(pw) < n:
             have = len(pw) - 1
             top = min(2 * have, n - 1)
             pw += M.mul_many([(pw[have], pw[j - have]) for j in range(have + 1, top + 1)])

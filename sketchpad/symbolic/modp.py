@@ -199,17 +199,18 @@ def xgcd(a: Poly, b: Poly, P: Z, p: int) -> tuple[Poly, Poly, Poly]:
 
 
 class Modulus:
-    """A monic f mod m with x^j mod f for j = n .. 2n-2, so a product of two reduced
-    polynomials is reduced by one product batch, one sum tree and one reduction batch."""
+    """A monic f mod m with x^j mod f for j = n .. max(2n-2, upto), so a product of two reduced
+    polynomials (or a reduced polynomial shifted by up to upto - n + 1) is reduced by one
+    product batch, one sum tree and one reduction batch."""
 
-    def __init__(self, f: Poly, m: Z):
+    def __init__(self, f: Poly, m: Z, upto: int = 0):
         self.f, self.m, self.n = f, m, f.degree
         n = f.degree
         lower = f._new({e: v for e, v in f.terms.items() if e != n})
         top = reduce_many([-lower], m)[0]  # x^n = -(f - x^n) mod f
         raw = {n: top}
         cur = top
-        for j in range(n + 1, 2 * n - 1):  # x^j = x * x^(j-1): only the spilled coefficient is
+        for j in range(n + 1, max(2 * n - 1, upto + 1)):  # x^j = x * x^(j-1): only the spilled coefficient is
             cur = cur.shift(1)  # reduced on the way, every row once at the end
             c = cur.coeff(n)
             if c is not None:  # x^n -> x^n mod f
@@ -223,7 +224,7 @@ class Modulus:
         self.table = dict(zip(raw, reduce_many(list(raw.values()), m)))
 
     def reduce_many(self, polys: list) -> list:
-        """[g mod f] for g of degree <= 2n - 2 (coefficients already reduced mod m)."""
+        """[g mod f] for g of degree <= max(2n - 2, upto) (coefficients already reduced mod m)."""
         flat, keys = [], []
         for i, g in enumerate(polys):
             for k, c in g.terms.items():
