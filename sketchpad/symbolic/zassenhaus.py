@@ -23,6 +23,7 @@ from __future__ import annotations
 from ..errors import InputError
 from .cantor_zassenhaus import distinct_degree, factor_mod_p, monic_mod_p
 from .hensel import lifts
+from .integer import batch
 from .intfactor import PRIMES
 from .poly import Poly
 from .recombine import Piece, factor_bound, search
@@ -46,7 +47,34 @@ def factor_squarefree(
     contains Q(b^k), of degree `step`).  `base`: h irreducible with f = h(x^2), so f is
     irreducible or c * g(x) * g(-x): an irreducible factor v of h mod p with v(x^2)
     irreducible mod p would divide both g(x) and g(-x), so f mod p has fewer than twice
-    h's number of modular factors only when f is irreducible (see _halves_split)."""
+    h's number of modular factors only when f is irreducible (see _halves_split).
+
+    When |f(0)| is two digits shorter than lc(f) (reading lengths), the reversed polynomial x^n f(1/x) is
+    factored instead: a candidate is lc * prod g_i mod m, so a small leading coefficient lets
+    early detection find factors at a smaller modulus (the bound is the same)."""
+    if f.at(0).digits + 1 < f.lc.digits:  # a digit shorter changes little
+        ctx = f.ctx
+        rev = _reversed(f)
+        qs = list(primes or [])  # still good for the reversal when q does not divide f(0)
+        qs = [
+            q
+            for q, (_, r) in zip(qs, batch([("//", f.at(0), ctx.const(q, "a small prime")) for q in qs]))
+            if not r.is_zero
+        ]
+        found = _factor(rev, qs, step, _reversed(base) if base is not None else None, rootless)
+        return [_reversed(g) for g in found]
+    return _factor(f, primes, step, base, rootless)
+
+
+def _reversed(f: Poly) -> Poly:
+    """x^n f(1/x) with a positive leading coefficient (f(0) != 0): only exponents move, and
+    the signs when f(0) < 0."""
+    n = f.degree
+    r = f._new({n - e: c for e, c in f.terms.items()})
+    return -r if r.lc.sign < 0 else r
+
+
+def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, rootless: bool) -> list[Poly]:
     n = f.degree
     chosen, allowed, tried = None, None, 0
     ctx = f.ctx
