@@ -22,6 +22,8 @@ from .integer import Z
 from .modp import divmod_many, inverse, mul_many, reduce_many, xgcd
 from .poly import Poly
 
+SMALL_K = 8  # below this exponent the moduli are plain halvings of K
+
 
 def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     """Yield (lifted monic factors in their order, m) for m = p^e_1 < p^e_2 < ... < p^K: the whole
@@ -29,8 +31,11 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     so the caller can stop as soon as the factors it needs are found (early detection)."""
     K = _exponent(P, p, bound)
     exps = [K]
-    e = -(-3 * K // 4)  # K, ceil(3K/4), then halving: each modulus divides the square of the one
-    while e > 1:  # before; the 3/4 step is where early detection usually finds every factor
+    # K, ceil(3K/4), then halving: each modulus divides the square of the one before; the 3/4
+    # step is where early detection usually finds every factor.  For small K every step costs
+    # about the same (few digits), so the fewest steps win: plain halving
+    e = -(-3 * K // 4) if K >= SMALL_K else (K + 1) // 2
+    while e > 1:
         if e < exps[-1]:
             exps.append(e)
         e = (e + 1) // 2

@@ -79,7 +79,8 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
     chosen, allowed, tried = None, None, 0
     ctx = f.ctx
     pool = list(primes or [])
-    rest = [q for q in CANDIDATE_PRIMES if q not in pool]
+    # the caller tried the primes below its largest good one already (in order): skip them
+    rest = [q for q in CANDIDATE_PRIMES if q > max(pool, default=0)]
     while tried < MAX_PRIMES:
         if not pool:
             if not rest:
