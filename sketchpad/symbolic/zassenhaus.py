@@ -125,6 +125,9 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
                 if not (met or first):
                     pieces.append(piece)  # searched at this modulus already, as part of its parent
                     continue
+                if not met and (m - (piece.G.lc + piece.G.lc)).sign <= 0:
+                    pieces.append(piece)  # every candidate has the leading coefficient lc(G),
+                    continue  # which needs m > 2 lc(G) to show as a symmetric residue
                 irreducible, rest = search(piece, lifted, m, allowed, exhaustive=met)
                 done += irreducible
                 if len(rest) == 1 and rest[0].idx == piece.idx:
