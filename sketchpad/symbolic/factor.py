@@ -26,6 +26,8 @@ from .squarefree import yun
 from .structure import cyclotomic_factors, eisenstein, exponent_gcd, spread, substitute
 from .zassenhaus import factor_squarefree
 
+SHORT_ENDS = 3  # digits of f(0) and lc(f) up to which the rational root theorem runs first
+
 
 @dataclass
 class Factorization:
@@ -97,10 +99,14 @@ def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> lis
         for h in _split(substitute(f, k), method, primes):
             out += _split(spread(h, k), method, primes, spread_from=k) if h.degree >= 1 else [h]
         return out
-    if f.degree >= 4 and method == "auto":  # Zassenhaus finds the linear factors with the rest:
-        step = f.degree // spread_from if spread_from > 1 else 1  # no separate root lifting
-        base = substitute(f, 2) if spread_from == 2 else None  # f = h(x^2), h irreducible
-        return factor_squarefree(f, primes, step=step, base=base, rootless=False)
+    step = f.degree // spread_from if spread_from > 1 else 1  # f = h(x^k), h irreducible: every
+    if step >= 2 and f.degree >= 4:  # factor's degree is a multiple of deg h, so no rational root
+        return factor_squarefree(f, primes, step=step, base=substitute(f, 2) if spread_from == 2 else None)
+    long_ends = max(f.at(0).digits, f.lc.digits) > SHORT_ENDS  # reading lengths
+    if f.degree >= 4 and method == "auto" and long_ends:
+        # the roots would cost trial factoring or p-adic lifting (roots.py): Zassenhaus lifts
+        # the linear factors with the rest instead
+        return factor_squarefree(f, primes, rootless=False)
     roots = rational_roots(f, method=method, squarefree=True)
     out = []
     rest = f
@@ -112,10 +118,7 @@ def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> lis
             raise ArithmeticError(f"internal error: the root {r} gives no factor of {rest}")
         rest = q
     if rest.degree >= 4:
-        # f = h(x^k), h irreducible: every factor's degree is a multiple of deg h
-        step = f.degree // spread_from if spread_from > 1 else 1
-        base = substitute(f, 2) if spread_from == 2 and rest.degree == f.degree else None  # f = h(x^2)
-        out += factor_squarefree(rest, primes, step=step, base=base)
+        out += factor_squarefree(rest, primes, step=step)
     elif rest.degree >= 1:
         out.append(rest)  # degree 2 or 3 without a rational root: irreducible
     return out
