@@ -5,10 +5,11 @@
    multiplicity comes from the decomposition;
    x^n - 1 and x^n + 1 are recognised first: their factors are cyclotomic (structure.py);
 3. for each square-free a_i: Eisenstein's criterion may prove it irreducible at once; when
-   a_i(x) = g(x^k), g is split first and each factor h(x^k) split on (structure.py); every
-   rational root (roots.py) gives a linear factor, at any
-   degree and any size; a rest of degree 2 or 3 then has no linear factor and is irreducible;
-   a rest of degree >= 4 is factored by Zassenhaus's method (zassenhaus.py: factors modulo a
+   a_i(x) = g(x^k), g is split first and each factor h(x^k) split on (structure.py: it has
+   no rational root); every rational root (roots.py) gives a linear factor, at any degree and
+   any size (at degree >= 4 only when the end coefficients are short: otherwise Zassenhaus
+   finds the linear factors with the others); a rest of degree 2 or 3 then has no linear
+   factor and is irreducible; a rest of degree >= 4 is factored by Zassenhaus's method (zassenhaus.py: factors modulo a
    small prime by Cantor-Zassenhaus, Hensel lifting, recombination with degree pruning and the
    trailing-coefficient test, every factor checked by exact division over Z).  The search is
    exhaustive, so every factor is proven irreducible: `proven` is True for every result.
