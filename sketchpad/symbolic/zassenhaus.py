@@ -30,6 +30,7 @@ from .recombine import Piece, factor_bound, search
 from .roots import squarefree_primes
 
 MAX_PRIMES = 5  # primes whose degree patterns are compared (a DDF mod p costs far less than a lift)
+MANY_FACTORS = 8  # ... and none after a first prime giving this many (an irreducible f rarely does)
 FEW_FACTORS = 4  # ... unless one already gives this few modular factors (after two primes)
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
@@ -103,6 +104,8 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
             return [f]  # irreducible: no degree of a proper factor is possible
         if base is not None and not _halves_split(base, P, q, count):
             return [f]  # irreducible: some v(x^2) stays irreducible mod p
+        if count >= MANY_FACTORS and tried == 1 and base is None:
+            break  # f very likely splits: another prime would cost a factorisation mod p for little
         if count <= FEW_FACTORS and tried >= 2:
             break  # recombining so few costs less than another prime's factorisation
         if before is not None and allowed == before:
