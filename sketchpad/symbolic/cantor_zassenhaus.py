@@ -34,37 +34,39 @@ def distinct_degree(f: Poly, P, p: int) -> tuple[list[tuple[int, Poly]], list | 
     n, ctx = f.degree, f.ctx
     if n <= 1:
         return ([(n, f)] if n == 1 else []), None
-    M = Modulus(f, P)
     x = _x(ctx, f.var)
-    xp = M.powmod(x, p)
-    half = n // 2
-    hs, pw = [xp], None
-    if half > 1:
-        # the Frobenius matrix: rows (x^p)^j mod f, j = 0..n-1; for p < n each row is the one
-        # before shifted by p with the p spilled terms reduced through f's table (p n products),
-        # otherwise by doubling (full products, one batch per level)
+    pw = None
+    if n >= 4 and p < 2 * n:
+        # the Frobenius matrix: rows (x^p)^j mod f, j = 0..n-1, each the one before shifted by
+        # p with the p spilled terms reduced through f's table x^k mod f (k < n + p): about
+        # 2 p n operations a row, where a full product and reduction costs about 4 n^2
+        M = Modulus(f, P, upto=n - 1 + p)
+        xp = x.shift(p - 1) if p < n else M.table[p]
         pw = [Poly.const(ctx.const(1, "one"), f.var), xp]
-        if p < n:
-            while len(pw) < n:
-                pw += M.reduce_many([pw[-1].shift(p)])
         while len(pw) < n:
+            pw += M.reduce_many([pw[-1].shift(p)])
+    else:
+        M = Modulus(f, P)
+        xp = M.powmod(x, p)
+        if n >= 4:  # by doubling: full products, one batch per level
+            pw = [Poly.const(ctx.const(1, "one"), f.var), xp]
+        while pw is not None and len(pw) < n:
             have = len(pw) - 1
             top = min(2 * have, n - 1)
             pw += M.mul_many([(pw[have], pw[j - have]) for j in range(have + 1, top + 1)])
-        for _ in range(2, half + 1):
-            hs.append(_frobenius(hs[-1], pw, P))
-    G = gcd_many([(sub_many([(h, x)], P)[0], f) for h in hs], P, p)
-    out, rest = [], f
-    found: dict[int, Poly] = {}
-    for d in range(1, half + 1):
-        g = G[d - 1]
-        for e in sorted(found):
-            if d % e == 0 and g.degree > 0:
-                g = divmod_many([(g, found[e])], P)[0][0]
+    # h_d = x^(p^d) mod f; gcd(h_d - x, rest) is the product of the factors of degree d once
+    # those of smaller degree are divided out of rest, and once deg rest < 2(d + 1) what is
+    # left is irreducible: the loop stops there (for f with small factors, long before n/2)
+    out, rest, h, d = [], f, xp, 1
+    while 2 * d <= rest.degree:
+        hr = h if rest is f else divmod_many([(h, rest)], P)[0][1]
+        (g,) = gcd_many([(sub_many([(hr, x)], P)[0], rest)], P, p)
         if g.degree > 0:
-            found[d] = g
             out.append((d, g))
             rest = divmod_many([(rest, g)], P)[0][0]
+        d += 1
+        if 2 * d <= rest.degree:
+            h = _frobenius(h, pw, P)
     if rest.degree > 0:
         out.append((rest.degree, rest))
     return out, pw

@@ -5,10 +5,11 @@
    multiplicity comes from the decomposition;
    x^n - 1 and x^n + 1 are recognised first: their factors are cyclotomic (structure.py);
 3. for each square-free a_i: Eisenstein's criterion may prove it irreducible at once; when
-   a_i(x) = g(x^k), g is split first and each factor h(x^k) split on (structure.py); every
-   rational root (roots.py) gives a linear factor, at any
-   degree and any size; a rest of degree 2 or 3 then has no linear factor and is irreducible;
-   a rest of degree >= 4 is factored by Zassenhaus's method (zassenhaus.py: factors modulo a
+   a_i(x) = g(x^k), g is split first and each factor h(x^k) split on (structure.py: it has
+   no rational root); every rational root (roots.py) gives a linear factor, at any degree and
+   any size (at degree >= 4 only when the end coefficients are short: otherwise Zassenhaus
+   finds the linear factors with the others); a rest of degree 2 or 3 then has no linear
+   factor and is irreducible; a rest of degree >= 4 is factored by Zassenhaus's method (zassenhaus.py: factors modulo a
    small prime by Cantor-Zassenhaus, Hensel lifting, recombination with degree pruning and the
    trailing-coefficient test, every factor checked by exact division over Z).  The search is
    exhaustive, so every factor is proven irreducible: `proven` is True for every result.
@@ -25,6 +26,8 @@ from .roots import rational_roots
 from .squarefree import yun
 from .structure import cyclotomic_factors, eisenstein, exponent_gcd, spread, substitute
 from .zassenhaus import factor_squarefree
+
+SHORT_ENDS = 3  # digits of f(0) and lc(f) up to which the rational root theorem runs first
 
 
 @dataclass
@@ -97,6 +100,14 @@ def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> lis
         for h in _split(substitute(f, k), method, primes):
             out += _split(spread(h, k), method, primes, spread_from=k) if h.degree >= 1 else [h]
         return out
+    step = f.degree // spread_from if spread_from > 1 else 1  # f = h(x^k), h irreducible: every
+    if step >= 2 and f.degree >= 4:  # factor's degree is a multiple of deg h, so no rational root
+        return factor_squarefree(f, primes, step=step, base=substitute(f, 2) if spread_from == 2 else None)
+    long_ends = max(f.at(0).digits, f.lc.digits) > SHORT_ENDS  # reading lengths
+    if f.degree >= 4 and method == "auto" and long_ends:
+        # the roots would cost trial factoring or p-adic lifting (roots.py): Zassenhaus lifts
+        # the linear factors with the rest instead
+        return factor_squarefree(f, primes, rootless=False)
     roots = rational_roots(f, method=method, squarefree=True)
     out = []
     rest = f
@@ -108,8 +119,7 @@ def _split(f: Poly, method: str, primes: list[int], spread_from: int = 1) -> lis
             raise ArithmeticError(f"internal error: the root {r} gives no factor of {rest}")
         rest = q
     if rest.degree >= 4:
-        # f = h(x^k), h irreducible: every factor's degree is a multiple of deg h
-        out += factor_squarefree(rest, primes, step=f.degree // spread_from if spread_from > 1 else 1)
+        out += factor_squarefree(rest, primes, step=step)
     elif rest.degree >= 1:
         out.append(rest)  # degree 2 or 3 without a rational root: irreducible
     return out

@@ -22,6 +22,8 @@ from .integer import Z
 from .modp import divmod_many, inverse, mul_many, reduce_many, xgcd
 from .poly import Poly
 
+SMALL_K = 8  # below this exponent the moduli are plain halvings of K
+
 
 def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     """Yield (lifted monic factors in their order, m) for m = p^e_1 < p^e_2 < ... < p^K: the whole
@@ -29,12 +31,17 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     so the caller can stop as soon as the factors it needs are found (early detection)."""
     K = _exponent(P, p, bound)
     exps = [K]
-    e = -(-3 * K // 4)  # K, ceil(3K/4), then halving: each modulus divides the square of the one
-    while e > 1:  # before; the 3/4 step is where early detection usually finds every factor
+    # K, ceil(3K/4), then halving: each modulus divides the square of the one before; the 3/4
+    # step is where early detection usually finds every factor.  For small K every step costs
+    # about the same (few digits), so the fewest steps win: plain halving
+    e = -(-3 * K // 4) if K >= SMALL_K else (K + 1) // 2
+    while e > 1:
         if e < exps[-1]:
             exps.append(e)
         e = (e + 1) // 2
-    moduli = [P**e for e in reversed(exps)]  # all powers computed on the sheet
+    exps = exps[::-1]
+    power = {e: P**e for e in exps}  # all powers computed on the sheet
+    moduli = [power[e] for e in exps]
     M = moduli[-1] if moduli else P
     inv = inverse(f.lc, M)
     if inv is None:  # cannot happen: p does not divide lc(f)
@@ -44,10 +51,17 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     if not moduli:
         yield list(factors), P
     inner_nodes = root.inner()
-    last = None  # the modulus the factors were last lifted to (the cofactors lag behind it)
-    for m in moduli:
-        if last is not None:  # every node's cofactors to the last modulus, all together
-            for n, st in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], last)):
+    # a step from p^a to p^b (b <= 2a) needs s g + t h = 1 only modulo p^(b - a): the error
+    # F - g* h* is e (1 - s g - t h) with e = 0 mod p^a.  The cofactors, known modulo p^c, are
+    # lifted (each Newton step doubling c, up to a) only when c < b - a, so the costly last
+    # steps often need none
+    a, c = 1, 1
+    for b, m in zip(exps, moduli):
+        while c < min(b - a, a):
+            c = min(2 * c, a)
+            if c not in power:
+                power[c] = P**c
+            for n, st in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], power[c])):
                 n.quad[2:] = st
         leaves = {}
         level = [(root, reduce_many([F], m)[0])]
@@ -61,7 +75,7 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
             for (n, _), gh in zip(inner, stepped):
                 n.quad[:2] = gh
                 level += [(n.left, gh[0]), (n.right, gh[1])]
-        last = m
+        a = b
         yield [leaves[i] for i in range(len(factors))], m
 
 

@@ -15,8 +15,8 @@ The work is a list of open pieces: a divisor G of f with the lifted factors T th
 
 B(G) = C(d-1, floor((d-1)/2)) * (isqrt(sum of G's squared coefficients) + 1) bounds every
 coefficient of lc(G)/lc(H) * H for a factor H of G (Mignotte, through the Mahler measure,
-which the 2-norm bounds).  A piece of degree <= 3 is irreducible here (f has no rational root
-left when this runs), and so is a piece with one modular factor.
+which the 2-norm bounds).  A piece of degree <= 3 is irreducible when f is known to have no rational root, and so is a
+piece with one modular factor.
 """
 
 from __future__ import annotations
@@ -36,15 +36,15 @@ class Piece:
     B(G) and B(f) (`cap`), both valid for G's factors (their Mahler measures are at most
     M(G) <= M(f)), so a modulus above 2 B(f) settles every piece."""
 
-    def __init__(self, G: Poly, idx: list[int], cap: Z):
-        self.G, self.idx, self.cap = G, idx, cap
-        own = factor_bound(G) if G.degree > 3 and len(idx) > 1 else cap
+    def __init__(self, G: Poly, idx: list[int], cap: Z, rootless: bool = True):
+        self.G, self.idx, self.cap, self.rootless = G, idx, cap, rootless
+        own = cap if self.settled else factor_bound(G)
         self.bound = own if (own - cap).sign < 0 else cap
 
     @property
     def settled(self) -> bool:
         """Irreducible without a search: one modular factor, or degree <= 3 without a root."""
-        return len(self.idx) == 1 or self.G.degree <= 3
+        return len(self.idx) == 1 or self.G.degree <= 1 or (self.rootless and self.G.degree <= 3)
 
 
 def factor_bound(G: Poly) -> Z:
@@ -85,7 +85,8 @@ def search(piece: Piece, lifted: list, m: Z, allowed: set[int], exhaustive: bool
     if exhaustive:
         rest = [G] if G.degree > 0 else []
         return [H for H, _ in found] + rest, []
-    pieces = [Piece(H, S, piece.cap) for H, S in found] + ([Piece(G, T, piece.cap)] if G.degree > 0 else [])
+    pieces = [Piece(H, S, piece.cap, piece.rootless) for H, S in found]
+    pieces += [Piece(G, T, piece.cap, piece.rootless)] if G.degree > 0 else []
     return [], pieces
 
 

@@ -19,6 +19,8 @@ from .poly import Poly
 from .roots import SQUAREFREE_PRIMES, SQUAREFREE_TRIED, _discriminant, squarefree_primes
 
 ODD_PRIMES = [p for p in PRIMES if p > 2][:SQUAREFREE_PRIMES]
+MORE_ODD_PRIMES = [p for p in PRIMES if p > 2][SQUAREFREE_PRIMES : 3 * SQUAREFREE_PRIMES]
+LONG_COEFFICIENTS = 8  # digits above which (degree >= 10) the square-free test tries more primes
 
 
 def yun(f: Poly) -> tuple[list[tuple[Poly, int]], list[int]]:
@@ -29,6 +31,12 @@ def yun(f: Poly) -> tuple[list[tuple[Poly, int]], list[int]]:
     if f.degree == 2:  # a quadratic is square-free iff b^2 - 4ac != 0 (and never needs primes)
         return ([(f, 1)] if not _discriminant(f).is_zero else _yun(f)), []
     good = squarefree_primes(f, ODD_PRIMES, at_most=SQUAREFREE_TRIED)
+    long_ = f.degree >= 10 and max(c.digits for c in f.terms.values()) > LONG_COEFFICIENTS  # lengths
+    if not good and long_:
+        # a product of several factors often has a discriminant divisible by every small prime;
+        # at high degree with long coefficients the remainder sequence over Z grows far costlier
+        # than a few more primes mod p
+        good = squarefree_primes(f, MORE_ODD_PRIMES, at_most=SQUAREFREE_TRIED)
     if good:
         return [(f, 1)], good
     return _yun(f), []

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from math import gcd
 
-from .integer import batch, sums
+from .integer import batch, gcd_all, sums
 from .intfactor import PRIMES
 from .modp import mul_many
 from .poly import Poly
@@ -120,6 +120,9 @@ def eisenstein(f: Poly) -> bool:
     ctx = f.ctx
     n = f.degree
     cs = [f.at(k) for k in range(n + 1)]
+    middle = [c for c in cs[1:n] if not c.is_zero]
+    if middle and gcd_all(middle).is_one:  # p must divide every middle coefficient: a gcd tree
+        return False  # (stopping at the first 1) rules most polynomials out in a batch or two
     Ps = [ctx.const(p, "a prime for Eisenstein's criterion") for p in EISENSTEIN_PRIMES]
     rems = [r for _, r in batch([("//", c, P) for P in Ps for c in cs])]
     cands = []  # (P, the end that must not divide by p^2)

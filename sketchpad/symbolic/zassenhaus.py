@@ -23,29 +23,65 @@ from __future__ import annotations
 from ..errors import InputError
 from .cantor_zassenhaus import distinct_degree, factor_mod_p, monic_mod_p
 from .hensel import lifts
+from .integer import batch
 from .intfactor import PRIMES
 from .poly import Poly
 from .recombine import Piece, factor_bound, search
 from .roots import squarefree_primes
 
 MAX_PRIMES = 5  # primes whose degree patterns are compared (a DDF mod p costs far less than a lift)
+MANY_FACTORS = 8  # ... and none after a first prime giving this many (an irreducible f rarely does)
 FEW_FACTORS = 4  # ... unless one already gives this few modular factors (after two primes)
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
 
 
-def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -> list[Poly]:
-    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 4,
-    without rational roots: factor.py takes those out first).
+def factor_squarefree(
+    f: Poly, primes: list[int] | None = None, step: int = 1, base: Poly | None = None, rootless: bool = True
+) -> list[Poly]:
+    """The irreducible factors of f (square-free, primitive, lc > 0, f(0) != 0, degree >= 4).
+    `rootless`: f is known to have no rational root (then no factor has degree 1 or n - 1, and
+    a piece of degree <= 3 is irreducible); otherwise the linear factors are found here too.
 
     `primes`: odd primes not dividing lc(f) modulo which f is known to be square-free.
     `step`: every factor's degree is known to be a multiple of it (f = h(x^k) with h
     irreducible of degree `step`: a root b of a factor gives the root b^k of h, so Q(b)
-    contains Q(b^k), of degree `step`)."""
+    contains Q(b^k), of degree `step`).  `base`: h irreducible with f = h(x^2), so f is
+    irreducible or c * g(x) * g(-x): an irreducible factor v of h mod p with v(x^2)
+    irreducible mod p would divide both g(x) and g(-x), so f mod p has fewer than twice
+    h's number of modular factors only when f is irreducible (see _halves_split).
+
+    When |f(0)| is two digits shorter than lc(f) (reading lengths), the reversed polynomial x^n f(1/x) is
+    factored instead: a candidate is lc * prod g_i mod m, so a small leading coefficient lets
+    early detection find factors at a smaller modulus (the bound is the same)."""
+    if f.at(0).digits + 1 < f.lc.digits:  # a digit shorter changes little
+        ctx = f.ctx
+        rev = _reversed(f)
+        qs = list(primes or [])  # still good for the reversal when q does not divide f(0)
+        qs = [
+            q
+            for q, (_, r) in zip(qs, batch([("//", f.at(0), ctx.const(q, "a small prime")) for q in qs]))
+            if not r.is_zero
+        ]
+        found = _factor(rev, qs, step, _reversed(base) if base is not None else None, rootless)
+        return [_reversed(g) for g in found]
+    return _factor(f, primes, step, base, rootless)
+
+
+def _reversed(f: Poly) -> Poly:
+    """x^n f(1/x) with a positive leading coefficient (f(0) != 0): only exponents move, and
+    the signs when f(0) < 0."""
+    n = f.degree
+    r = f._new({n - e: c for e, c in f.terms.items()})
+    return -r if r.lc.sign < 0 else r
+
+
+def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, rootless: bool) -> list[Poly]:
     n = f.degree
     chosen, allowed, tried = None, None, 0
     ctx = f.ctx
     pool = list(primes or [])
-    rest = [q for q in CANDIDATE_PRIMES if q not in pool]
+    # the caller tried the primes below its largest good one already (in order): skip them
+    rest = [q for q in CANDIDATE_PRIMES if q > max(pool, default=0)]
     while tried < MAX_PRIMES:
         if not pool:
             if not rest:
@@ -57,7 +93,7 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -
         fm = monic_mod_p(f, P, q)
         ddf = distinct_degree(fm, P, q)
         degrees = [d for d, F in ddf[0] for _ in range(F.degree // d)]
-        sums_ = {d for d in _subset_sums(degrees) - {1, n - 1} if d % step == 0}  # no rational root left
+        sums_ = {d for d in _subset_sums(degrees) - ({1, n - 1} if rootless else set()) if d % step == 0}
         before = allowed
         allowed = sums_ if allowed is None else allowed & sums_
         count = len(degrees)
@@ -66,6 +102,10 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -
         tried += 1
         if not any(0 < d < n for d in allowed):
             return [f]  # irreducible: no degree of a proper factor is possible
+        if base is not None and not _halves_split(base, P, q, count):
+            return [f]  # irreducible: some v(x^2) stays irreducible mod p
+        if count >= MANY_FACTORS and tried == 1 and base is None:
+            break  # f very likely splits: another prime would cost a factorisation mod p for little
         if count <= FEW_FACTORS and tried >= 2:
             break  # recombining so few costs less than another prime's factorisation
         if before is not None and allowed == before:
@@ -75,23 +115,42 @@ def factor_squarefree(f: Poly, primes: list[int] | None = None, step: int = 1) -
     _, P, q, fm, ddf = chosen
     modular = factor_mod_p(fm, P, q, ddf)
     Bf = factor_bound(f)
-    done, pieces = [], [Piece(f, list(range(len(modular))), Bf)]
+    done, pieces = [], [Piece(f, list(range(len(modular))), Bf, rootless)]
     for lifted, m in lifts(f, modular, P, q, Bf + Bf + ctx.const(1, "one")):
-        open_ = []
-        for piece in pieces:
-            if piece.settled:
-                done.append(piece.G)
-                continue
-            met = (m - (piece.bound + piece.bound)).sign > 0
-            irreducible, rest = search(piece, lifted, m, allowed, exhaustive=met)
-            done += irreducible
-            open_ += rest
-        pieces = open_
+        queue, pieces, first = pieces, [], True
+        while queue:  # pieces split off at this modulus are searched again at once when their
+            fresh = []  # (smaller) bound is met: often no further lifting step is needed
+            for piece in queue:
+                if piece.settled:
+                    done.append(piece.G)
+                    continue
+                met = (m - (piece.bound + piece.bound)).sign > 0
+                if not (met or first):
+                    pieces.append(piece)  # searched at this modulus already, as part of its parent
+                    continue
+                if not met and (m - (piece.G.lc + piece.G.lc)).sign <= 0:
+                    pieces.append(piece)  # every candidate has the leading coefficient lc(G),
+                    continue  # which needs m > 2 lc(G) to show as a symmetric residue
+                irreducible, rest = search(piece, lifted, m, allowed, exhaustive=met)
+                done += irreducible
+                if len(rest) == 1 and rest[0].idx == piece.idx:
+                    pieces += rest  # not split: its next search is at the next modulus
+                else:
+                    fresh += rest
+            queue, first = fresh, False
         if all(p.settled for p in pieces):
             break
     if not all(p.settled for p in pieces):  # cannot happen: the last modulus exceeds 2 B(f)
         raise ArithmeticError("internal error: a piece was left unsearched at the full bound")
     return done + [p.G for p in pieces]
+
+
+def _halves_split(h: Poly, P, q: int, count: int) -> bool:
+    """Whether f = h(x^2) has twice as many factors mod q (count) as h: each irreducible v of
+    h mod q gives v(x^2), irreducible or two factors, so this is the case exactly when every
+    v(x^2) splits (one distinct-degree factorisation of h, of half f's degree)."""
+    parts, _ = distinct_degree(monic_mod_p(h, P, q), P, q)
+    return count == 2 * sum(F.degree // d for d, F in parts)
 
 
 def _subset_sums(degrees: list[int]) -> set[int]:
