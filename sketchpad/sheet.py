@@ -432,8 +432,9 @@ class Sheet:
             return
         out_rows = np.take(rows, flat)
         syms = np.take((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
-        counts = np.count_nonzero(mask, axis=1)
-        top = (L - np.argmax(mask[:, ::-1], axis=1)) * (counts > 0)  # one past the last written column
+        bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted): no pass over mask
+        counts = np.diff(bounds)
+        top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past the last written column
         stores = {id(t.store): t.store for t in targets if t is not None}
         if len(stores) == 1 and (counts == top).all():  # every row's cells in its first columns: slices of one run
             cells, placed = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld]), None
