@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
+from .chains import gather
 from .codes import BLANK_CODE, CODE_OF_BYTE, STEP_FLAG, STEP_SYM, SYMBOLS, step_fields, sym_code
 from .sheet_text import block_text, origins_text, symbols_text
 from .symbols import DIGITS, MINUS, PLUS, Step
@@ -430,8 +431,8 @@ class Sheet:
         flat = np.flatnonzero(mask)
         if len(flat) == 0:
             return
-        out_rows = np.take(rows, flat)
-        syms = np.take((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
+        out_rows = gather(rows, flat)
+        syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
         bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted): no pass over mask
         counts = np.diff(bounds)
         top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past the last written column
