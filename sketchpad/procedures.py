@@ -227,16 +227,13 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
 def _sum_tree(sheet: Sheet, items: list):
     """Add shifted rows pairwise, all pairs of a level together: log2(rows) levels."""
     while len(items) > 1:
-        pairs, todo = [], {}
+        pairs, shifted = [], {}
         for k in range(0, len(items) - 1, 2):
             (r1, s1), (r2, s2) = items[k], items[k + 1]
             key = (id(r2.ids), s2 - s1)  # rows that show one array (one digit's partial rows): one shifted row
-            todo.setdefault(key, (r2, s2 - s1))
-            pairs.append((r1, key, s2 - s1, s1))
-        # the level's shifted rows in one block (fresh memory is slow to touch: big pages, not a page per row)
-        block = np.empty((len(todo), max(d + r.width() for r, d in todo.values())), dtype=np.int32)
-        shifted = {key: Row.shifted(r, d, block[i, : d + r.width()]) for i, (key, (r, d)) in enumerate(todo.items())}
-        pairs = [(r1, shifted[key], d, s1) for r1, key, d, s1 in pairs]
+            if key not in shifted:
+                shifted[key] = Row.shifted(r2, s2 - s1)
+            pairs.append((r1, shifted[key], s2 - s1, s1))
         sums = yield from add_rows_all(sheet, pairs)
         nxt = [(row, items[2 * k][1]) for k, row in enumerate(sums)]
         if len(items) % 2:

@@ -225,9 +225,9 @@ class Row:
         self.offset = offset  # drawn shifted left by this many columns
 
     @classmethod
-    def shifted(cls, source: Row, shift: int, out: np.ndarray | None = None) -> Row:
-        """`source` moved up by `shift` columns (an addend of a product's sum), in `out` if given; not drawn."""
-        ids = np.empty(shift + len(source.ids), dtype=np.int32) if out is None else out
+    def shifted(cls, source: Row, shift: int) -> Row:
+        """`source` moved up by `shift` columns (an addend of a product's sum); not drawn."""
+        ids = np.empty(shift + len(source.ids), dtype=np.int32)
         ids[:shift] = -1
         ids[shift:] = source.ids
         return cls(source.name, source.store, ids)
@@ -441,23 +441,22 @@ class Sheet:
             cells, placed = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld]), None
             at = (np.cumsum(counts) - counts).tolist()
         else:
-            placed = np.full((S, L), -1, dtype=np.int32)
+            placed = np.full(S * L, -1, dtype=np.int32)
             many = len(stores) > 1  # scans of several worksheets in one batch: each its own store
             owner = np.array([id(t.store) if t is not None else 0 for t in targets])[flat // L] if many else None
             for key, store in stores.items():
                 mine = owner == key if many else slice(None)
-                placed.reshape(-1)[flat[mine]] = store._written(syms[mine], out_rows[mine], batch.index, FIELDS[fld])
-        starts, tops = np.asarray(starts).tolist(), top.tolist()
-        # a row that ends below its new cells (usual): a new array, a row of one block (big pages)
-        his = [lo + k for row, lo, k in zip(targets, starts, tops) if row is not None and k and len(row.ids) <= lo]
-        block, b = np.empty((len(his), max(his, default=0)), dtype=np.int32), 0
-        for s, (row, lo, k) in enumerate(zip(targets, starts, tops)):
+                placed[flat[mine]] = store._written(syms[mine], out_rows[mine], batch.index, FIELDS[fld])
+            placed = placed.reshape(S, L)
+        for s, (row, lo, k) in enumerate(zip(targets, np.asarray(starts).tolist(), top.tolist())):
             if row is None or k == 0:
                 continue
             new, hi, n0 = cells[at[s] : at[s] + k] if placed is None else placed[s, :k], lo + k, len(row.ids)
-            if n0 <= lo:
-                ids, b = block[b, :hi], b + 1
-                ids[:n0], ids[n0:lo], ids[lo:hi] = row.ids, -1, new
+            if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
+                ids = np.empty(hi, dtype=np.int32)
+                ids[:n0] = row.ids
+                ids[n0:lo] = -1
+                ids[lo:hi] = new
                 row.ids = ids
                 continue
             if hi > n0:
