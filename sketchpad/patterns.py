@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .chains import gather
+from .chains import BIG, gather
 from .codes import BLANK_CODE, NSYM, OP, SYM, SYMBOLS, code4, views_of
 from .sheet import Row
 
@@ -136,9 +136,12 @@ def _equal(u: np.ndarray, v: np.ndarray) -> bool:
 
 
 def _syms_of(sym: np.ndarray, rows: list, scans: list, total: int) -> np.ndarray:
-    """Symbol codes of rows[k] over scans[k]'s columns, for every k, end to end (one array),
-    gathered row by row into it: no array of all their cell indices (hundreds of MB for a
-    10,000-digit product, and fresh memory is slow to touch).  Index -1 reads sym[-1], blank."""
+    """Symbol codes of rows[k] over scans[k]'s columns, for every k, end to end (one array).
+    Above BIG columns gathered row by row into it: no array of all their cell indices (hundreds
+    of MB for a 10,000-digit product, and fresh memory is slow to touch); below, one gather
+    (fewer calls).  Index -1 reads sym[-1], blank."""
+    if total <= BIG:
+        return np.take(sym, _cells_of(rows, scans, total))
     out = np.empty(total, dtype=np.uint8)
     out.fill(sym[-1])
     at = 0
@@ -209,3 +212,16 @@ def _state_list(states) -> list:
     if got is None:
         got = _STATE_LISTS[states] = [OP[o] * NSYM**3 + SYM[c] for o, c in states]
     return got
+
+
+def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
+    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array)."""
+    out = np.full(total, -1, dtype=np.int32)
+    at = 0
+    for row, p in zip(rows, scans):
+        ids, lo = row.ids, p.start
+        a, b = max(lo, 0), min(p.limit, len(ids))
+        if a < b:
+            out[at + a - lo : at + b - lo] = ids[a:b]
+        at += p.limit - lo
+    return out
