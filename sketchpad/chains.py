@@ -29,6 +29,13 @@ WALKED = 4096  # irregular chains of at most this many columns in all: walked in
 LONG = 512  # rows longer than this: a Python loop over rows costs less than one more pass over all columns
 ODD, CONST = 256, 512  # (in follow's codes of kinds: CONST is the highest bit)
 STOP = -100  # (inside _blocks) a column past a row's length: the walk stops before it
+BIG = 1 << 22  # gathers of more indices than this by indexing (np.take first copies them whole as intp)
+
+
+def gather(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """np.take(table, idx) (table flattened): np.take up to BIG indices (faster there), indexing
+    above (it casts them in chunks: no intp copy of hundreds of MB, fresh memory slow to touch)."""
+    return np.take(table, idx) if idx.size <= BIG else table.ravel()[idx]
 
 
 class Chains:
@@ -60,7 +67,7 @@ def follow(ch: Chains):
     odd = ~(const | ident)
     # each column's kind as one code (one gather): its class under state 0 (+ 128: any int8), ODD, CONST
     table = (cls[:, 0].astype(np.int16) + 128) | (odd.astype(np.int16) * ODD) | (const.astype(np.int16) * CONST)
-    code = np.take(table, ch.kinds)
+    code = gather(table, ch.kinds)
     if not odd.any():
         return _resets(ch, L, code)
     irregular = np.zeros((S, L), dtype=bool)  # irregular[r, j]: column j of row r (j < its length) is
@@ -192,7 +199,7 @@ def _resets(ch: Chains, L: int, code: np.ndarray, pending=None):
     while True:
         np.multiply(reset, flat, out=idx)  # a reset column's own flat index, 0 elsewhere
         np.maximum.accumulate(idx, axis=1, out=idx)
-        at = np.take(vflat, idx)  # class of the followed step at each column
+        at = gather(vflat, idx)  # class of the followed step at each column
         ends = at < 0
         # the first column that ends (columns past a row's length count only if none inside ends)
         t = ends.argmax(axis=1)

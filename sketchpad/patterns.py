@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .chains import BIG, gather
 from .codes import BLANK_CODE, NSYM, OP, SYM, SYMBOLS, code4, views_of
 from .sheet import Row
 
@@ -70,9 +71,9 @@ class Pattern:
         widths = np.array([p.limit - p.start for p in scans])
         ends = np.cumsum(widths)
         heads = ends - widths
-        a = _gather(sym, _cells_of([p.x for p in scans], scans, int(ends[-1])))
+        a = _syms_of(sym, [p.x for p in scans], scans, int(ends[-1]))
         if p0.y is not None:
-            b = _gather(sym, _cells_of([p.y for p in scans], scans, int(ends[-1])))
+            b = _syms_of(sym, [p.y for p in scans], scans, int(ends[-1]))
         else:
             fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
             b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
@@ -85,7 +86,7 @@ class Pattern:
         kinds = np.flatnonzero(seen)
         where = np.zeros(base * base, dtype=np.int32)
         where[kinds] = np.arange(len(kinds), dtype=np.int32)
-        kind = _gather(where, pairs)
+        kind = gather(where, pairs)
         so, sc = state_codes(p0.states)
         grid = views_of(so, (kinds // base)[:, None], (kinds % base)[:, None], sc)
         carries = np.array([p.first_carry for p in scans], dtype=np.int32)
@@ -134,23 +135,21 @@ def _equal(u: np.ndarray, v: np.ndarray) -> bool:
     return len(u) == len(v) and bool((u == v).all())
 
 
-BIG = 1 << 22  # gathers of more indices than this by indexing (np.take first copies them whole as intp)
-
-
-def _gather(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
-    """table[idx]: np.take up to BIG indices (faster there), indexing above (it casts in chunks)."""
-    return np.take(table, idx) if len(idx) <= BIG else table[idx]
-
-
-def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
-    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array)."""
-    out = np.full(total, -1, dtype=np.int32)
+def _syms_of(sym: np.ndarray, rows: list, scans: list, total: int) -> np.ndarray:
+    """Symbol codes of rows[k] over scans[k]'s columns, for every k, end to end (one array).
+    Above BIG columns gathered row by row into it: no array of all their cell indices (hundreds
+    of MB for a 10,000-digit product, and fresh memory is slow to touch); below, one gather
+    (fewer calls).  Index -1 reads sym[-1], blank."""
+    if total <= BIG:
+        return np.take(sym, _cells_of(rows, scans, total))
+    out = np.empty(total, dtype=np.uint8)
+    out.fill(sym[-1])
     at = 0
     for row, p in zip(rows, scans):
         ids, lo = row.ids, p.start
         a, b = max(lo, 0), min(p.limit, len(ids))
         if a < b:
-            out[at + a - lo : at + b - lo] = ids[a:b]
+            np.take(sym, ids[a:b], out=out[at + a - lo : at + b - lo], mode="wrap")  # (-1: the last, blank)
         at += p.limit - lo
     return out
 
@@ -213,3 +212,16 @@ def _state_list(states) -> list:
     if got is None:
         got = _STATE_LISTS[states] = [OP[o] * NSYM**3 + SYM[c] for o, c in states]
     return got
+
+
+def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
+    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array)."""
+    out = np.full(total, -1, dtype=np.int32)
+    at = 0
+    for row, p in zip(rows, scans):
+        ids, lo = row.ids, p.start
+        a, b = max(lo, 0), min(p.limit, len(ids))
+        if a < b:
+            out[at + a - lo : at + b - lo] = ids[a:b]
+        at += p.limit - lo
+    return out

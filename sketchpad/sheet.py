@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
+from .chains import gather
 from .codes import BLANK_CODE, CODE_OF_BYTE, STEP_FLAG, STEP_SYM, SYMBOLS, step_fields, sym_code
 from .sheet_text import block_text, origins_text, symbols_text
 from .symbols import DIGITS, MINUS, PLUS, Step
@@ -430,10 +431,11 @@ class Sheet:
         flat = np.flatnonzero(mask)
         if len(flat) == 0:
             return
-        out_rows = np.take(rows, flat)
-        syms = np.take((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
-        counts = np.count_nonzero(mask, axis=1)
-        top = (L - np.argmax(mask[:, ::-1], axis=1)) * (counts > 0)  # one past the last written column
+        out_rows = gather(rows, flat)
+        syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
+        bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted): no pass over mask
+        counts = np.diff(bounds)
+        top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past the last written column
         stores = {id(t.store): t.store for t in targets if t is not None}
         if len(stores) == 1 and (counts == top).all():  # every row's cells in its first columns: slices of one run
             cells, placed = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld]), None
