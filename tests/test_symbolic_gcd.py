@@ -6,6 +6,7 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sketchpad.expr import Limits
 from sketchpad.symbolic import heugcd
 from sketchpad.symbolic.context import Context
 from sketchpad.symbolic.poly import Poly
@@ -16,7 +17,6 @@ X = sympy.Symbol("x")
 FAST = settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 coeffs = st.lists(st.integers(-30, 30), min_size=1, max_size=6)
-long_coeffs = st.lists(st.integers(10**69, 10**70), min_size=4, max_size=4)  # 3 * 71 > 200 digits
 
 
 def _poly(ctx, cs: list[int]) -> Poly:
@@ -47,16 +47,29 @@ def test_heu_gcd_matches_sympy(a, b, c):
 
 
 @FEW
-@given(long_coeffs, long_coeffs, st.lists(st.integers(-3, 3), min_size=1, max_size=3))
-def test_heu_gcd_long_coefficients_fall_back_by_size(a, b, c):
-    # values of more than MAX_VALUE_DIGITS digits: no evaluation point, the remainder sequence answers
+@given(coeffs.filter(lambda cs: len(cs) > 1 and cs[0] != 0), coeffs, coeffs)
+def test_heu_gcd_sparse_inputs_fall_back(a, b, c):
+    # polynomials in x^5 (at most one term in three degrees from degree 5 on): the remainder sequence answers
     saved, calls = heugcd._try, []
     heugcd._try = lambda *args: calls.append(args)
     try:
-        _check(a, b, c)
+        _check(*([v for k in cs for v in (k, 0, 0, 0, 0)][:-4] for cs in (a, b, c)))
     finally:
         heugcd._try = saved
     assert not calls
+
+
+def test_heu_gcd_values_past_the_gcd_limit_fall_back():
+    # f(xi) would pass the gcd operand limit: no evaluation point is tried
+    ctx = Context("reference", limits=Limits(quadratic_digits=(("gcd", 5),)))
+    f = _poly(ctx, [1, 4, 5, 2])  # (x + 1)^2 (x + 2)
+    saved, calls = heugcd._try, []
+    heugcd._try = lambda *args: calls.append(args)
+    try:
+        h, qf, qd = heugcd.heu_gcd(f, f.derivative())
+    finally:
+        heugcd._try = saved
+    assert not calls and h.coeffs() == [1, 1] and qf.coeffs() == [1, 3, 2]
 
 
 @FAST

@@ -15,26 +15,36 @@ from .integer import batch, products, sums
 from .poly import Poly, powers
 
 TRIES = 3  # evaluation points tried before the remainder sequence
-# the heuristic only while f(xi) would have at most this many digits: its divisions cost about one
-# batch per digit of the values, and measured on the corpus (#123: 160 digits, 2.4x faster; #33:
-# 225 and 625 digits, 7x slower) the remainder sequence wins beyond
-MAX_VALUE_DIGITS = 200
+SPARSE = 3  # at most one term in SPARSE per degree (x^5 structure, corpus #33): remainders stay
+# short there, and the remainder sequence measured 7x faster than the values' hundreds of digits
 
 
 def heu_gcd(f: Poly, g: Poly) -> tuple[Poly, Poly, Poly]:
     """(h, f / h, g / h): h the primitive gcd with positive leading coefficient (as Poly.gcd)."""
     if f.degree > 0 and g.degree > 0:
         dmin = min(max(c.digits for c in p.terms.values()) for p in (f, g))  # |coefficient| < 10^dmin
-        short = max(f.degree, g.degree) * (dmin + 1) <= MAX_VALUE_DIGITS  # lengths only
-        for i in range(TRIES if short else 0):
+        dmax = max(c.digits for p in (f, g) for c in p.terms.values())
+        tries = [i for i in range(TRIES) if _value_digits(f, g, dmin, dmax, i) <= f.ctx.arith.limits.limit_for("gcd")]
+        if any(SPARSE * len(p.terms) <= p.degree + 1 for p in (f, g)):  # reading lengths
+            tries = []
+        for i in tries:
             # 2 * 10^d + 2 > 2 min norm + 2; each retry about a quarter more digits, a different residue
-            d = dmin + i * (dmin // 4 + 1)
+            d = _point_digits(dmin, i)
             xi = f.ctx.lit(2 * 10**d + 2 * i + 29, "GCDHEU evaluation point (from coefficient lengths)")
             out = _try(f, g, xi)
             if out is not None:
                 return out
     h = f.gcd(g)
     return h, _exact(f, h), _exact(g, h)
+
+
+def _point_digits(dmin: int, i: int) -> int:
+    return dmin + i * (dmin // 4 + 1)
+
+
+def _value_digits(f: Poly, g: Poly, dmin: int, dmax: int, i: int) -> int:
+    """A bound on the digits of f(xi) and g(xi) at try i (lengths only): the operands' limit."""
+    return max(f.degree, g.degree) * (_point_digits(dmin, i) + 1) + dmax + 2
 
 
 def _try(f: Poly, g: Poly, xi) -> tuple[Poly, Poly, Poly] | None:
