@@ -10,6 +10,7 @@ division below is exact by Gauss's lemma):
 until b_i is a constant.  A polynomial that is square-free modulo one of a few small primes is
 square-free over Z: that cheap certificate (roots.squarefree_primes, all primes side by side)
 skips the gcds altogether in the common case, and the primes it finds serve Zassenhaus again.
+Otherwise each gcd is heuristic (heugcd.py), its cofactors the next b_i and c_i.
 """
 
 from __future__ import annotations
