@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -40,8 +41,11 @@ def _check(a: list[int], b: list[int], c: list[int]) -> tuple:
     return h
 
 
+dense = st.lists(st.integers(-30, 30), min_size=4, max_size=7).filter(lambda cs: cs[0] != 0)  # a c: degree >= 6
+
+
 @FAST
-@given(coeffs, coeffs, coeffs)
+@given(dense, coeffs, dense)
 def test_heu_gcd_matches_sympy(a, b, c):
     _check(a, b, c)
 
@@ -73,7 +77,7 @@ def test_heu_gcd_values_past_the_gcd_limit_fall_back():
 
 
 @FAST
-@given(coeffs, coeffs, coeffs)
+@given(dense, coeffs, dense)
 def test_heu_gcd_falls_back_when_every_point_fails(a, b, c):
     saved = heugcd._try
     heugcd._try = lambda f, g, xi: None  # every evaluation point fails: the remainder sequence
@@ -96,3 +100,13 @@ def test_heu_gcd_small_point_is_refused_or_a_common_divisor():
             h, qf, qg = o
             assert (h * qf).coeffs() == f.coeffs() and (h * qg).coeffs() == g.coeffs()
     assert heugcd.heu_gcd(f, g)[0].coeffs() == [1, 0, -1]
+
+
+def test_heu_gcd_needs_no_remainder_sequence_on_repeated_factors(monkeypatch):
+    # (x + 1)(7x + 3)^3 (x^2 - 3)^2, as corpus #123: the first point is the proof
+    ctx = Context("reference")
+    f = _poly(ctx, [1, 1]) * _poly(ctx, [7, 3]) ** 3 * _poly(ctx, [1, 0, -3]) ** 2
+    monkeypatch.setattr(Poly, "gcd", lambda *a: pytest.fail("the remainder sequence ran"))
+    h, qf, _ = heugcd.heu_gcd(f, f.derivative())
+    assert h.coeffs() == (_poly(ctx, [7, 3]) ** 2 * _poly(ctx, [1, 0, -3])).coeffs()
+    assert qf.coeffs() == (_poly(ctx, [1, 1]) * _poly(ctx, [7, 3]) * _poly(ctx, [1, 0, -3])).coeffs()

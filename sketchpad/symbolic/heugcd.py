@@ -15,6 +15,7 @@ from .integer import batch, products, sums
 from .poly import Poly, powers
 
 TRIES = 3  # evaluation points tried before the remainder sequence
+MIN_DEGREE = 6  # below, the remainder sequence has a few steps and fewer batches (corpus #33, #123)
 SPARSE = 3  # at most one term in SPARSE per degree (x^5 structure, corpus #33): remainders stay
 # short there, and the remainder sequence measured 7x faster than the values' hundreds of digits
 
@@ -25,7 +26,7 @@ def heu_gcd(f: Poly, g: Poly) -> tuple[Poly, Poly, Poly]:
         dmin = min(max(c.digits for c in p.terms.values()) for p in (f, g))  # |coefficient| < 10^dmin
         dmax = max(c.digits for p in (f, g) for c in p.terms.values())
         tries = [i for i in range(TRIES) if _value_digits(f, g, dmin, dmax, i) <= f.ctx.arith.limits.limit_for("gcd")]
-        if any(SPARSE * len(p.terms) <= p.degree + 1 for p in (f, g)):  # reading lengths
+        if max(f.degree, g.degree) < MIN_DEGREE or any(SPARSE * len(p.terms) <= p.degree + 1 for p in (f, g)):
             tries = []
         for i in tries:
             # 2 * 10^d + 2 > 2 min norm + 2; each retry about a quarter more digits, a different residue
