@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from ..errors import InputError
+from .heugcd import heu_gcd
 from .integer import Z, batch, product_all, products
 from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
 from .modp import inverse, symmetric_many
@@ -39,8 +40,8 @@ def squarefree_part(f: Poly) -> Poly:
         return f
     if f.degree > 2 and _squarefree_mod_some_prime(f, PRIMES[:SQUAREFREE_PRIMES]):  # a cheap certificate
         return f
-    g = f.gcd(f.derivative())
-    return f if g.degree == 0 else f.exact_quotient(g)
+    g, part, _ = heu_gcd(f, f.derivative())  # the quotient comes with the gcd's proof
+    return f if g.degree == 0 else part
 
 
 def _squarefree_mod_some_prime(f: Poly, primes: list[int]) -> bool:

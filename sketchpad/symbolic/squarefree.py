@@ -10,10 +10,12 @@ division below is exact by Gauss's lemma):
 until b_i is a constant.  A polynomial that is square-free modulo one of a few small primes is
 square-free over Z: that cheap certificate (roots.squarefree_primes, all primes side by side)
 skips the gcds altogether in the common case, and the primes it finds serve Zassenhaus again.
+Otherwise each gcd is heuristic (heugcd.py), its cofactors the next b_i and c_i.
 """
 
 from __future__ import annotations
 
+from .heugcd import heu_gcd
 from .intfactor import PRIMES
 from .poly import Poly
 from .roots import SQUAREFREE_PRIMES, SQUAREFREE_TRIED, _discriminant, squarefree_primes
@@ -43,21 +45,23 @@ def yun(f: Poly) -> tuple[list[tuple[Poly, int]], list[int]]:
 
 
 def _yun(f: Poly) -> list[tuple[Poly, int]]:
-    df = f.derivative()
-    a0 = f.gcd(df)
+    # every gcd is heuristic (heugcd: one integer gcd, proven by the exact divisions that also
+    # give the cofactors used next), the remainder sequence only when the heuristic fails
+    a0, b, c = heu_gcd(f, f.derivative())
     if a0.degree == 0:
         return [(f, 1)]
-    b, c = _exact(f, a0), _exact(df, a0)
     d = c - b.derivative()
     out, i = [], 1
     while b.degree > 0:
-        a = b.gcd(d) if not d.is_zero else b.primitive()[1]
+        if d.is_zero:
+            a = b.primitive()[1]
+            b, c = _exact(b, a), d
+        else:
+            a, b, c = heu_gcd(b, d)
         if a.degree > 0:
             out.append((a, i))
-        b = _exact(b, a)
         if b.degree <= 0:
             break
-        c = _exact(d, a) if not d.is_zero else d
         d = c - b.derivative()
         i += 1
     return out
