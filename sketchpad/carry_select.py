@@ -90,9 +90,11 @@ class SelectScan:
         shared: dict = {}
         same: list = []
         many = len(parts) > 1
-        keys: dict = {}  # (row, start, limit) -> its cells_key (a product's partial rows read one x)
+        keys: dict = {}  # (row's index array, start, limit) -> its cells_key (a digit's partial rows show one)
         for p in parts:
-            kx, ky = (id(p.x), p.start, p.limit), (id(p.y), p.start, p.limit)
+            x, y = p.x, p.y
+            kx = (id(x.ids), p.start, p.limit)
+            ky = (id(y.ids) if y is not None else None, p.start, p.limit)
             cx = keys.get(kx)
             if cx is None:
                 cx = keys[kx] = cells_key(p.x, p, many)
@@ -325,7 +327,7 @@ def select_scans(specs: list) -> list | None:
         states = family(op, fixed)
         if states is None:
             return None
-        limit = max(x.width(), y.width() if y is not None else 0) + 2
+        limit = max(len(x.ids), len(y.ids) if y is not None else 0) + 2
         parts.append(SelectScan(op, x, y, carry, out, start, limit, fixed, states))
     return parts
 

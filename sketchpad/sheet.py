@@ -227,10 +227,7 @@ class Row:
     @classmethod
     def shifted(cls, source: Row, shift: int) -> Row:
         """`source` moved up by `shift` columns (an addend of a product's sum); not drawn."""
-        ids = np.empty(shift + len(source.ids), dtype=np.int32)
-        ids[:shift] = -1
-        ids[shift:] = source.ids
-        return cls(source.name, source.store, ids)
+        return cls(source.name, source.store, np.concatenate((np.full(shift, -1, dtype=np.int32), source.ids)))
 
     def width(self) -> int:
         return len(self.ids)
@@ -409,14 +406,17 @@ class Sheet:
             shown = np.full(top, -1, dtype=np.int32)  # the columns as every row of the group shows them
             shown[cols] = ids
             shown.flags.writeable = False  # shown by many rows: a row that changes copies it (Row.own)
+            made: dict = {}  # rows that show the same cells below lo (a level's sums of one digit pair): one array
             for row in group:
                 n0 = len(row.ids)
                 if n0 == 0:  # a new row: it shows the group's array
                     row.ids = shown
-                elif n0 <= lo:  # new cells above what the row shows: one new array
-                    mine = shown.copy()
-                    mine[:n0] = row.ids
-                    row.ids = mine
+                elif n0 <= lo:  # new cells above what the row shows: one new array, shared read-only
+                    key = row.ids.tobytes()
+                    if key not in made:
+                        made[key] = np.concatenate((row.ids, shown[n0:]))
+                        made[key].flags.writeable = False
+                    row.ids = made[key]
                 else:
                     if top > n0:
                         row._widen(top)
