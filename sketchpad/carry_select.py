@@ -251,7 +251,10 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
         ext |= has << bit
     code = gather(ext, at)
-    followed = code & ((1 << FLAG_BIT) - 1)  # the stepper output row of each followed step
+    del at, kinds, states  # (their memory serves the arrays below: fresh memory is slow to touch)
+    fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
+    masks = [None if all(t is None for t in targets) else _has(code, fld) for fld, _, targets in fields]
+    followed = np.bitwise_and(code, (1 << FLAG_BIT) - 1, out=code)  # the stepper output row of each followed step
     which = np.array([index[id(p.pattern)][0] for p in parts])
     starts = np.array([p.start for p in parts])
     shared, st = [], starts
@@ -263,11 +266,9 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_of = np.array(order)[bounds[:-1]]  # each pattern's first scan
         lone = (count == 1).tolist()
         st = starts[first_of]
-    fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
-    for fld, shift, targets in fields:
-        if all(t is None for t in targets):
+    for (fld, shift, targets), mask in zip(fields, masks):
+        if mask is None:
             continue
-        mask = code >= (1 << SYM_BIT) if fld == "sym" else (code & (1 << FLAG_BIT)) != 0
         # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
         for u, mine in shared:
             rows_u = [targets[k] for k in mine if targets[k] is not None]
@@ -287,6 +288,11 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         for e, k, t, w in zip(ends, last.tolist(), term.tolist(), lengths.tolist())
     ]
     return [runs[u] for u in which.tolist()]
+
+
+def _has(code: np.ndarray, fld: str) -> np.ndarray:
+    """Which followed steps (codes of _follow_all) have a symbol, or a flag."""
+    return code >= (1 << SYM_BIT) if fld == "sym" else (code & (1 << FLAG_BIT)) != 0
 
 
 class Followed:
