@@ -77,7 +77,8 @@ class Pattern:
         else:
             fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
             b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
-        pairs = a.astype(np.int16)  # base * base < 2**15
+        # intp: bincount and np.take copy other indices as intp (above BIG, int16: base * base < 2**15)
+        pairs = a.astype(np.intp if len(a) <= BIG else np.int16)
         pairs *= base
         pairs += b
         seen = np.bincount(pairs, minlength=base * base)
@@ -215,8 +216,9 @@ def _state_list(states) -> list:
 
 
 def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
-    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array)."""
-    out = np.full(total, -1, dtype=np.int32)
+    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array, of intp:
+    np.take would copy other indices as intp)."""
+    out = np.full(total, -1, dtype=np.intp)
     at = 0
     for row, p in zip(rows, scans):
         ids, lo = row.ids, p.start
