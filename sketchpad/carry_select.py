@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
-from .chains import HALTS, OUTSIDE, Chains, follow, gather
+from .chains import BIG, HALTS, OUTSIDE, Chains, follow, gather
 from .codes import (
     BLANK_CODE,
     NEXT,
@@ -237,8 +237,8 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     # followed step's output row, with a bit for "has a symbol" and one for "has a flag" above
     # it (rows < 2**29), by one gather.
     n1, KN = n + 1, K * (n + 1)
-    at = np.empty((U, L), dtype=np.int32)
-    at[:, 0] = np.arange(KN, KN + U, dtype=np.int32)
+    at = np.empty((U, L), dtype=np.intp if U * L <= BIG else np.int32)  # (np.take copies others as intp)
+    at[:, 0] = np.arange(KN, KN + U)
     np.multiply(kinds, n1, out=at[:, 1:])
     at[:, 1:] += states[:, 1:]
     at[:, 1:] += 1
