@@ -428,19 +428,22 @@ class Sheet:
         row targets[s] gets field `fld` of row rows[s, j] of the batch's stepper output (one
         gather for all of them).  The rows are new ones (nothing written there yet)."""
         S, L = mask.shape
-        flat = np.flatnonzero(mask)
-        if len(flat) == 0:
-            return
-        out_rows = gather(rows, flat)
-        syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
-        bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted): no pass over mask
-        counts = np.diff(bounds)
-        top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past the last written column
+        counts = np.count_nonzero(mask, axis=1)
         stores = {id(t.store): t.store for t in targets if t is not None}
-        if len(stores) == 1 and (counts == top).all():  # every row's cells in its first columns: slices of one run
-            cells, placed = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld]), None
+        # every row's cells in its first columns (the usual case): no flat indices, slices of one run
+        prefix = len(stores) == 1 and bool(((mask.argmin(axis=1) == counts) | (counts == L)).all())
+        flat = None if prefix else np.flatnonzero(mask)
+        out_rows = rows[mask] if prefix else gather(rows, flat)
+        if len(out_rows) == 0:
+            return
+        syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
+        if prefix:
+            top, placed = counts, None
+            cells = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld])
             at = (np.cumsum(counts) - counts).tolist()
         else:
+            bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted)
+            top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past its last column
             placed = np.full(S * L, -1, dtype=np.int32)
             many = len(stores) > 1  # scans of several worksheets in one batch: each its own store
             owner = np.array([id(t.store) if t is not None else 0 for t in targets])[flat // L] if many else None
@@ -453,11 +456,7 @@ class Sheet:
                 continue
             new, hi, n0 = cells[at[s] : at[s] + k] if placed is None else placed[s, :k], lo + k, len(row.ids)
             if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
-                ids = np.empty(hi, dtype=np.int32)
-                ids[:n0] = row.ids
-                ids[n0:lo] = -1
-                ids[lo:hi] = new
-                row.ids = ids
+                row.ids = np.concatenate((row.ids, np.full(lo - n0, -1, dtype=np.int32), new))
                 continue
             if hi > n0:
                 row._widen(hi)
