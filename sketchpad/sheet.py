@@ -98,12 +98,13 @@ class Store:
         self._runs.append((first, batch, field, -1))
         return first
 
-    def _written(self, syms: np.ndarray, rows: np.ndarray, batch: int, field: int) -> np.ndarray:
+    def _written(self, syms: np.ndarray, rows: np.ndarray, batch: int, field: int, ids: bool = True):
+        """The new cells' indices (ids False: the first one; they are consecutive)."""
         first = self._alloc(len(syms))
         self.sym[first : first + len(syms)] = syms
         self.src[first : first + len(syms)] = rows
         self._runs.append((first, batch, field, -1))
-        return np.arange(first, first + len(syms), dtype=np.int32)
+        return np.arange(first, first + len(syms), dtype=np.int32) if ids else first
 
     def origins(self, ids) -> dict:
         """Where cells came from: kind (0 input, 1 step symbol, 2 step flag), batch, row (the
@@ -439,8 +440,8 @@ class Sheet:
         syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
         if prefix:
             top, placed = counts, None
-            cells = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld])
-            at = (np.cumsum(counts) - counts).tolist()
+            first = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld], ids=False)
+            at = (np.cumsum(counts) - counts + first).tolist()  # each row's first cell
         else:
             bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted)
             top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past its last column
@@ -454,7 +455,8 @@ class Sheet:
         for s, (row, lo, k) in enumerate(zip(targets, np.asarray(starts).tolist(), top.tolist())):
             if row is None or k == 0:
                 continue
-            new, hi, n0 = cells[at[s] : at[s] + k] if placed is None else placed[s, :k], lo + k, len(row.ids)
+            new = np.arange(at[s], at[s] + k, dtype=np.int32) if placed is None else placed[s, :k]
+            hi, n0 = lo + k, len(row.ids)
             if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
                 row.ids = np.concatenate((row.ids, np.full(lo - n0, -1, dtype=np.int32), new))
                 continue
