@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
-from .chains import HALTS, OUTSIDE, Chains, follow, gather
+from .chains import BIG, HALTS, OUTSIDE, Chains, follow, gather
 from .codes import (
     BLANK_CODE,
     NEXT,
@@ -90,9 +90,11 @@ class SelectScan:
         shared: dict = {}
         same: list = []
         many = len(parts) > 1
-        keys: dict = {}  # (row, start, limit) -> its cells_key (a product's partial rows read one x)
+        keys: dict = {}  # (row's index array, start, limit) -> its cells_key (a digit's partial rows show one)
         for p in parts:
-            kx, ky = (id(p.x), p.start, p.limit), (id(p.y), p.start, p.limit)
+            x, y = p.x, p.y
+            kx = (id(x.ids), p.start, p.limit)
+            ky = (id(y.ids) if y is not None else None, p.start, p.limit)
             cx = keys.get(kx)
             if cx is None:
                 cx = keys[kx] = cells_key(p.x, p, many)
@@ -235,8 +237,8 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     # followed step's output row, with a bit for "has a symbol" and one for "has a flag" above
     # it (rows < 2**29), by one gather.
     n1, KN = n + 1, K * (n + 1)
-    at = np.empty((U, L), dtype=np.int32)
-    at[:, 0] = np.arange(KN, KN + U, dtype=np.int32)
+    at = np.empty((U, L), dtype=np.intp if U * L <= BIG else np.int32)  # (np.take copies others as intp)
+    at[:, 0] = np.arange(KN, KN + U)
     np.multiply(kinds, n1, out=at[:, 1:])
     at[:, 1:] += states[:, 1:]
     at[:, 1:] += 1
@@ -249,7 +251,10 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
         ext |= has << bit
     code = gather(ext, at)
-    followed = code & ((1 << FLAG_BIT) - 1)  # the stepper output row of each followed step
+    del at, kinds, states  # (their memory serves the arrays below: fresh memory is slow to touch)
+    fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
+    masks = [None if all(t is None for t in targets) else _has(code, fld) for fld, _, targets in fields]
+    followed = np.bitwise_and(code, (1 << FLAG_BIT) - 1, out=code)  # the stepper output row of each followed step
     which = np.array([index[id(p.pattern)][0] for p in parts])
     starts = np.array([p.start for p in parts])
     shared, st = [], starts
@@ -261,11 +266,9 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_of = np.array(order)[bounds[:-1]]  # each pattern's first scan
         lone = (count == 1).tolist()
         st = starts[first_of]
-    fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
-    for fld, shift, targets in fields:
-        if all(t is None for t in targets):
+    for (fld, shift, targets), mask in zip(fields, masks):
+        if mask is None:
             continue
-        mask = code >= (1 << SYM_BIT) if fld == "sym" else (code & (1 << FLAG_BIT)) != 0
         # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
         for u, mine in shared:
             rows_u = [targets[k] for k in mine if targets[k] is not None]
@@ -285,6 +288,11 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         for e, k, t, w in zip(ends, last.tolist(), term.tolist(), lengths.tolist())
     ]
     return [runs[u] for u in which.tolist()]
+
+
+def _has(code: np.ndarray, fld: str) -> np.ndarray:
+    """Which followed steps (codes of _follow_all) have a symbol, or a flag."""
+    return code >= (1 << SYM_BIT) if fld == "sym" else (code & (1 << FLAG_BIT)) != 0
 
 
 class Followed:
@@ -325,7 +333,7 @@ def select_scans(specs: list) -> list | None:
         states = family(op, fixed)
         if states is None:
             return None
-        limit = max(x.width(), y.width() if y is not None else 0) + 2
+        limit = max(len(x.ids), len(y.ids) if y is not None else 0) + 2
         parts.append(SelectScan(op, x, y, carry, out, start, limit, fixed, states))
     return parts
 

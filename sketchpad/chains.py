@@ -179,27 +179,21 @@ def _blocks(ch: Chains, L: int):
 def _resets(ch: Chains, L: int, code: np.ndarray, pending=None):
     """The class at column j is the value of the last column at or before j that resets it
     (column 0: its own class; a constant column: its constant; a resolved irregular column:
-    its class under the state it was entered in); identity columns pass it on.  Indices are
-    flat (row * L + column, int32) so that the running maximum reads `val` in one gather.
+    its class under the state it was entered in); identity columns pass it on (`_fill`).
     code: each column's kind as `follow` codes it; pending: the irregular columns (S x L), which
     reset only once resolved (past a row's length a column's reset reaches no column of it)."""
     S = len(ch.first)
     cls = ch.classes
     rows = np.arange(S)
-    val = np.empty((S, L), dtype=np.int16)
+    val = np.empty((S, L), dtype=np.int8)
     val[:, 0] = ch.first
-    np.bitwise_and(code, 255, out=val[:, 1:])
-    val[:, 1:] -= 128
+    val[:, 1:] = code  # (the low byte: class + 128, wrapped)
+    val[:, 1:] ^= np.int8(-128)
     reset = np.empty((S, L), dtype=bool)
-    reset[:, 0] = True  # column 0 always resets: a running maximum never crosses rows
+    reset[:, 0] = True  # column 0 always resets: a pass never crosses rows
     np.greater_equal(code, CONST, out=reset[:, 1:])
-    flat = _flat(S * L).reshape(S, L)
-    vflat = val.reshape(-1)
-    idx = np.empty_like(flat)
     while True:
-        np.multiply(reset, flat, out=idx)  # a reset column's own flat index, 0 elsewhere
-        np.maximum.accumulate(idx, axis=1, out=idx)
-        at = gather(vflat, idx)  # class of the followed step at each column
+        at = _fill(val, reset)  # class of the followed step at each column
         ends = at < 0
         # the first column that ends (columns past a row's length count only if none inside ends)
         t = ends.argmax(axis=1)
@@ -229,7 +223,7 @@ def _resets(ch: Chains, L: int, code: np.ndarray, pending=None):
         if len(seg) == 0:
             break  # every walk ended: `at` and `t` are exact
     last = np.minimum(t, ch.lengths - 1)
-    term = at[rows, last]
+    term = at[rows, last].astype(np.int16)
     states = np.empty((S, L), dtype=np.int8)
     states[:, 0] = -1
     states[:, 1:] = at[:, :-1]
@@ -239,6 +233,31 @@ def _resets(ch: Chains, L: int, code: np.ndarray, pending=None):
     else:
         np.putmask(states, np.arange(L) > last[:, None], -1)
     return states, last, term
+
+
+def _fill(val: np.ndarray, reset: np.ndarray) -> np.ndarray:
+    """val at the reset columns, elsewhere the value of the row's last reset column before
+    (column 0 of every row resets).  Few columns pass a value on (an addition's 9s): each run
+    of them reads the column before it; many: a running maximum of keys (column << 8 | value
+    as a byte) along each row carries the last reset's value in its low byte."""
+    at = val.copy()
+    passing = np.flatnonzero(~reset)
+    if len(passing) == 0:
+        return at
+    S, L = val.shape
+    if 4 * len(passing) <= val.size:
+        flat = at.reshape(-1)
+        head = np.take(reset.reshape(-1), passing - 1)  # a run's first column: a reset before it
+        run = np.multiply(head, _COLUMNS[: len(passing)] if len(passing) <= len(_COLUMNS) else np.arange(len(passing)))
+        np.maximum.accumulate(run, out=run)  # each column's run's first column, in `passing`
+        flat[passing] = flat[np.take(passing, run) - 1]
+        return at
+    key = val.astype(np.int32 if L < 1 << 23 else np.int64)
+    key &= 255
+    key |= _shifted(L)
+    key *= reset
+    np.maximum.accumulate(key, axis=1, out=key)
+    return key.astype(np.int8)
 
 
 def follow_row(first: int, classes: np.ndarray, kinds: np.ndarray | None, length: int):
@@ -294,17 +313,15 @@ def follow_row(first: int, classes: np.ndarray, kinds: np.ndarray | None, length
 
 
 _COLUMNS = np.arange(1 << 16, dtype=np.int32)  # column indices, sliced (no arange per row)
-FLAT_KEPT = 1 << 22  # at most 16 MB kept
-_FLAT: list = [np.arange(0, dtype=np.int32)]  # flat indices 0..n-1, read-only, kept for the next level
+_SHIFTED: list = [np.zeros(0, dtype=np.int32)]  # column << 8 for columns 0..n-1, read-only, kept
 
 
-def _flat(n: int) -> np.ndarray:
-    """0..n-1 (int32, or int64 past 2**31), a prefix of one array kept between calls (each level
-    of a product's sum reads it: no new array and its page faults per level)."""
-    if n > FLAT_KEPT:
-        return np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
-    if len(_FLAT[0]) < n:
-        a = np.arange(min(max(n, 2 * len(_FLAT[0])), FLAT_KEPT), dtype=np.int32)
+def _shifted(n: int) -> np.ndarray:
+    """(0..n-1) << 8, as one kept array (int32; int64 from column 2**23): each level of a
+    product's sum reads its prefix."""
+    if len(_SHIFTED[0]) < n:
+        m = max(n, 2 * len(_SHIFTED[0]))
+        a = np.arange(m, dtype=np.int32 if m <= 1 << 23 else np.int64) << 8
         a.flags.writeable = False
-        _FLAT[0] = a
-    return _FLAT[0][:n]
+        _SHIFTED[0] = a
+    return _SHIFTED[0][:n]

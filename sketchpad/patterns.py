@@ -77,7 +77,8 @@ class Pattern:
         else:
             fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
             b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
-        pairs = a.astype(np.int16)  # base * base < 2**15
+        # intp: bincount and np.take copy other indices as intp (above BIG, int16: base * base < 2**15)
+        pairs = a.astype(np.intp if len(a) <= BIG else np.int16)
         pairs *= base
         pairs += b
         seen = np.bincount(pairs, minlength=base * base)
@@ -136,12 +137,9 @@ def _equal(u: np.ndarray, v: np.ndarray) -> bool:
 
 
 def _syms_of(sym: np.ndarray, rows: list, scans: list, total: int) -> np.ndarray:
-    """Symbol codes of rows[k] over scans[k]'s columns, for every k, end to end (one array).
-    Above BIG columns gathered row by row into it: no array of all their cell indices (hundreds
-    of MB for a 10,000-digit product, and fresh memory is slow to touch); below, one gather
-    (fewer calls).  Index -1 reads sym[-1], blank."""
-    if total <= BIG:
-        return np.take(sym, _cells_of(rows, scans, total))
+    """Symbol codes of rows[k] over scans[k]'s columns, for every k, end to end (one array),
+    gathered row by row into it: no array of all their cell indices (hundreds of MB for a
+    10,000-digit product, and fresh memory is slow to touch).  Index -1 reads sym[-1], blank."""
     out = np.empty(total, dtype=np.uint8)
     out.fill(sym[-1])
     at = 0
@@ -212,16 +210,3 @@ def _state_list(states) -> list:
     if got is None:
         got = _STATE_LISTS[states] = [OP[o] * NSYM**3 + SYM[c] for o, c in states]
     return got
-
-
-def _cells_of(rows: list, scans: list, total: int) -> np.ndarray:
-    """cell_ids of rows[k] over scans[k]'s columns, for every k, end to end (one array)."""
-    out = np.full(total, -1, dtype=np.int32)
-    at = 0
-    for row, p in zip(rows, scans):
-        ids, lo = row.ids, p.start
-        a, b = max(lo, 0), min(p.limit, len(ids))
-        if a < b:
-            out[at + a - lo : at + b - lo] = ids[a:b]
-        at += p.limit - lo
-    return out

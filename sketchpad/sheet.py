@@ -98,12 +98,13 @@ class Store:
         self._runs.append((first, batch, field, -1))
         return first
 
-    def _written(self, syms: np.ndarray, rows: np.ndarray, batch: int, field: int) -> np.ndarray:
+    def _written(self, syms: np.ndarray, rows: np.ndarray, batch: int, field: int, ids: bool = True):
+        """The new cells' indices (ids False: the first one; they are consecutive)."""
         first = self._alloc(len(syms))
         self.sym[first : first + len(syms)] = syms
         self.src[first : first + len(syms)] = rows
         self._runs.append((first, batch, field, -1))
-        return np.arange(first, first + len(syms), dtype=np.int32)
+        return np.arange(first, first + len(syms), dtype=np.int32) if ids else first
 
     def origins(self, ids) -> dict:
         """Where cells came from: kind (0 input, 1 step symbol, 2 step flag), batch, row (the
@@ -227,10 +228,7 @@ class Row:
     @classmethod
     def shifted(cls, source: Row, shift: int) -> Row:
         """`source` moved up by `shift` columns (an addend of a product's sum); not drawn."""
-        ids = np.empty(shift + len(source.ids), dtype=np.int32)
-        ids[:shift] = -1
-        ids[shift:] = source.ids
-        return cls(source.name, source.store, ids)
+        return cls(source.name, source.store, np.concatenate((np.full(shift, -1, dtype=np.int32), source.ids)))
 
     def width(self) -> int:
         return len(self.ids)
@@ -409,14 +407,17 @@ class Sheet:
             shown = np.full(top, -1, dtype=np.int32)  # the columns as every row of the group shows them
             shown[cols] = ids
             shown.flags.writeable = False  # shown by many rows: a row that changes copies it (Row.own)
+            made: dict = {}  # rows that show the same cells below lo (a level's sums of one digit pair): one array
             for row in group:
                 n0 = len(row.ids)
                 if n0 == 0:  # a new row: it shows the group's array
                     row.ids = shown
-                elif n0 <= lo:  # new cells above what the row shows: one new array
-                    mine = shown.copy()
-                    mine[:n0] = row.ids
-                    row.ids = mine
+                elif n0 <= lo:  # new cells above what the row shows: one new array, shared read-only
+                    key = row.ids.tobytes()
+                    if key not in made:
+                        made[key] = np.concatenate((row.ids, shown[n0:]))
+                        made[key].flags.writeable = False
+                    row.ids = made[key]
                 else:
                     if top > n0:
                         row._widen(top)
@@ -428,19 +429,22 @@ class Sheet:
         row targets[s] gets field `fld` of row rows[s, j] of the batch's stepper output (one
         gather for all of them).  The rows are new ones (nothing written there yet)."""
         S, L = mask.shape
-        flat = np.flatnonzero(mask)
-        if len(flat) == 0:
-            return
-        out_rows = gather(rows, flat)
-        syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
-        bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted): no pass over mask
-        counts = np.diff(bounds)
-        top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past the last written column
+        counts = np.count_nonzero(mask, axis=1)
         stores = {id(t.store): t.store for t in targets if t is not None}
-        if len(stores) == 1 and (counts == top).all():  # every row's cells in its first columns: slices of one run
-            cells, placed = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld]), None
-            at = (np.cumsum(counts) - counts).tolist()
+        # every row's cells in its first columns (the usual case): no flat indices, slices of one run
+        prefix = len(stores) == 1 and bool(((mask.argmin(axis=1) == counts) | (counts == L)).all())
+        flat = None if prefix else np.flatnonzero(mask)
+        out_rows = rows[mask] if prefix else gather(rows, flat)
+        if len(out_rows) == 0:
+            return
+        syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
+        if prefix:
+            top, placed = counts, None
+            first = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld], ids=False)
+            at = (np.cumsum(counts) - counts + first).tolist()  # each row's first cell
         else:
+            bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted)
+            top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past its last column
             placed = np.full(S * L, -1, dtype=np.int32)
             many = len(stores) > 1  # scans of several worksheets in one batch: each its own store
             owner = np.array([id(t.store) if t is not None else 0 for t in targets])[flat // L] if many else None
@@ -451,13 +455,10 @@ class Sheet:
         for s, (row, lo, k) in enumerate(zip(targets, np.asarray(starts).tolist(), top.tolist())):
             if row is None or k == 0:
                 continue
-            new, hi, n0 = cells[at[s] : at[s] + k] if placed is None else placed[s, :k], lo + k, len(row.ids)
+            new = np.arange(at[s], at[s] + k, dtype=np.int32) if placed is None else placed[s, :k]
+            hi, n0 = lo + k, len(row.ids)
             if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
-                ids = np.empty(hi, dtype=np.int32)
-                ids[:n0] = row.ids
-                ids[n0:lo] = -1
-                ids[lo:hi] = new
-                row.ids = ids
+                row.ids = np.concatenate((row.ids, np.full(lo - n0, -1, dtype=np.int32), new))
                 continue
             if hi > n0:
                 row._widen(hi)

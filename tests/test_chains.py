@@ -93,3 +93,19 @@ def test_each_way_is_taken(monkeypatch):
     rotate = np.array([[1, 2, 0]], dtype=np.int8)  # every column irregular: the blocks (many rows)
     follow(Chains(rotate, np.zeros((40, 199), dtype=np.int32), [0, 1] * 20, [200, 150] * 20))
     assert {"_walk", "_resets", "_blocks"} <= set(taken)
+
+
+@pytest.mark.parametrize("density", [0.0, 0.1, 0.5, 0.95, 1.0])
+def test_fill_passes_the_last_reset_on(density):
+    """_fill both ways (few passing columns: runs; many: running keys) equals a plain loop."""
+    rnd = np.random.default_rng(int(density * 100))
+    for S, L in ((1, 1), (3, 7), (20, 300)):
+        val = rnd.integers(-3, 9, size=(S, L)).astype(np.int8)
+        reset = rnd.random((S, L)) >= density
+        reset[:, 0] = True
+        want = val.copy()
+        for r in range(S):
+            for j in range(1, L):
+                if not reset[r, j]:
+                    want[r, j] = want[r, j - 1]
+        assert (chains._fill(val, reset) == want).all()
