@@ -22,47 +22,39 @@ from .integer import Z
 from .modp import divmod_many, inverse, mul_many, reduce_many, xgcd
 from .poly import Poly
 
-SMALL_K = 8  # below this exponent the moduli are plain halvings of K
-
 
 def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     """Yield (lifted monic factors in their order, m) for m = p^e_1 < p^e_2 < ... < p^K: the whole
     factor tree is lifted one precision at a time (every node of a depth in the same batches),
-    so the caller can stop as soon as the factors it needs are found (early detection)."""
+    so the caller can stop as soon as the factors it needs are found (early detection).  The
+    exponents double (p^2, p^4, ...: early detection by fractions, recombine.py, usually ends
+    the lifting near the square of the factors' coefficients, long before p^K); the caller
+    may send the bound its open pieces need, and the next modulus is then the least p^e above
+    it when that is below the doubling."""
     K = _exponent(P, p, bound)
-    exps = [K]
-    # K, ceil(3K/4), then halving: each modulus divides the square of the one before; the 3/4
-    # step is where early detection usually finds every factor.  For small K every step costs
-    # about the same (few digits), so the fewest steps win: plain halving
-    e = -(-3 * K // 4) if K >= SMALL_K else (K + 1) // 2
-    while e > 1:
-        if e < exps[-1]:
-            exps.append(e)
-        e = (e + 1) // 2
-    exps = exps[::-1]
-    power = {e: P**e for e in exps}  # all powers computed on the sheet
-    moduli = [power[e] for e in exps]
-    M = moduli[-1] if moduli else P
+    power = {1: P, K: P**K}  # all powers computed on the sheet
+    M = power[K]
     inv = inverse(f.lc, M)
     if inv is None:  # cannot happen: p does not divide lc(f)
         raise ArithmeticError(f"internal error: lc(f) = {f.lc} is not invertible mod {M}")
     F = reduce_many([f.scale(inv)], M)[0]
     root = _Node(list(range(len(factors))), factors, P, p)
-    if not moduli:
-        yield list(factors), P
     inner_nodes = root.inner()
     # a step from p^a to p^b (b <= 2a) needs s g + t h = 1 only modulo p^(b - a): the error
     # F - g* h* is e (1 - s g - t h) with e = 0 mod p^a.  The cofactors, known modulo p^c, are
     # lifted (each Newton step doubling c, up to a) only when c < b - a, so the costly last
     # steps often need none
-    a, c = 1, 1
-    for b, m in zip(exps, moduli):
+    a, c, b = 1, 1, min(2, K)
+    while True:
         while c < min(b - a, a):
             c = min(2 * c, a)
             if c not in power:
                 power[c] = P**c
             for n, st in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], power[c])):
                 n.quad[2:] = st
+        if b not in power:
+            power[b] = P**b
+        m = power[b]
         leaves = {}
         level = [(root, reduce_many([F], m)[0])]
         while level:
@@ -76,7 +68,12 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
                 n.quad[:2] = gh
                 level += [(n.left, gh[0]), (n.right, gh[1])]
         a = b
-        yield [leaves[i] for i in range(len(factors))], m
+        need = yield [leaves[i] for i in range(len(factors))], m
+        if a >= K:
+            return
+        # p^(2a) at most (the modulus divides the square of the one before), less when the
+        # caller's open pieces are all settled below that (need: the modulus must exceed it)
+        b = min(2 * a, K) if need is None else max(a + 1, min(2 * a, K, _exponent(P, p, need)))
 
 
 class _Node:

@@ -27,6 +27,7 @@ from itertools import combinations
 from .integer import Z, batch, products, sums
 from .modp import mul_many, symmetric_many
 from .poly import Poly, mods
+from .ratrecon import bound, lcm_many, reconstruct_many
 
 EARLY_SIZES = 2  # subsets tried while a piece's bound is not met yet
 
@@ -59,6 +60,8 @@ def factor_bound(G: Poly) -> Z:
 
 def search(piece: Piece, lifted: list, m: Z, allowed: set[int], exhaustive: bool) -> tuple[list, list]:
     """(irreducible factors found, open pieces left) for one piece at modulus m."""
+    if not exhaustive and 2 * piece.G.lc.digits >= m.digits:  # reading lengths: lc(G) g needs
+        return [], _early_fractions(piece, lifted, m, allowed)  # m > 2 lc(G) |H|, fractions m > 2 |H|^2
     G, T = piece.G, list(piece.idx)
     deg = {i: lifted[i].degree for i in T}
     zero = G.ctx.const(0, "zero")
@@ -147,3 +150,63 @@ def _candidate(G: Poly, factors: list, m: Z) -> Poly:
         (g,) = mul_many([(g, h)], m)
     coeffs = symmetric_many(list(g.terms.values()), m)
     return g._new(dict(zip(g.terms, coeffs))).primitive()[1]
+
+
+def _early_fractions(piece: Piece, lifted: list, m: Z, allowed: set[int]) -> list:
+    """Early detection without lc(G): the open pieces left after trying the subsets S of up to
+    EARLY_SIZES factors, each product g = prod_S g_i mod m read as fractions H_k / lc(H)
+    (ratrecon.py).  A subset passes first when the fraction n/d of its constant term has
+    n | G(0) and d | lc(G) (as H(0) / lc(H) does in lowest terms); its candidate H = L g
+    (L the lcm of the denominators, H_k = n_k L / d_k) is then checked by exact division."""
+    G, T = piece.G, list(piece.idx)
+    N = bound(m)
+    zero = G.ctx.const(0, "zero")
+    deg = {i: lifted[i].degree for i in T}
+    const = {i: lifted[i].terms.get(0, zero) for i in T}
+    found = []
+    size = 1
+    while 2 * size <= len(T) and size <= EARLY_SIZES:
+        subsets = [S for S in combinations(T, size) if sum(deg[i] for i in S) in allowed]
+        vals = [const[S[0]] for S in subsets]
+        for j in range(1, size):
+            vals = mods(products([(v, const[S[j]]) for v, S in zip(vals, subsets)]), m)
+        fr = reconstruct_many(vals, m, N)
+        live = [(S, nd) for S, nd in zip(subsets, fr) if nd is not None and not nd[0].is_zero]
+        rems = batch([("//", G.at(0), n) for _, (n, _) in live] + [("//", G.lc, d) for _, (_, d) in live])
+        k = len(live)
+        passing = [S for j, (S, _) in enumerate(live) if rems[j][1].is_zero and rems[k + j][1].is_zero]
+        cands = [(S, H) for S, H in zip(passing, _fraction_candidates(passing, lifted, m, N)) if H is not None]
+        kept = _value_test(G, [H for _, H in cands])
+        for (S, H), keep in zip(cands, kept):
+            if not keep or not set(S) <= set(T):
+                continue
+            quotient = G.exact_quotient(H)
+            if quotient is None:
+                continue
+            found.append((H, list(S)))
+            G = quotient
+            T = [i for i in T if i not in S]
+        size += 1
+    pieces = [Piece(H, S, piece.cap, piece.rootless) for H, S in found]
+    return pieces + ([Piece(G, T, piece.cap, piece.rootless)] if G.degree > 0 else [])
+
+
+def _fraction_candidates(subsets: list, lifted: list, m: Z, N: Z) -> list:
+    """For each subset, pp(L prod_S g_i) from the fractions of its coefficients, or None when
+    some coefficient has no fraction within N: all subsets side by side."""
+    if not subsets:
+        return []
+    polys = [lifted[S[0]] for S in subsets]
+    for j in range(1, len(subsets[0])):
+        polys = mul_many([(g, lifted[S[j]]) for g, S in zip(polys, subsets)], m)
+    fr = iter(reconstruct_many([c for g in polys for c in g.terms.values()], m, N))
+    fracs = [[next(fr) for _ in g.terms] for g in polys]
+    ok = [j for j, fs in enumerate(fracs) if all(x is not None for x in fs)]
+    lcms = lcm_many([[d for _, d in fracs[j]] for j in ok])
+    qs = iter(batch([("//", L, d) for j, L in zip(ok, lcms) for _, d in fracs[j]]))
+    scaled = iter(products([(n, next(qs)[0]) for j in ok for n, _ in fracs[j]]))
+    out = [None] * len(subsets)
+    for j in ok:
+        H = polys[j]._new({k: next(scaled) for k in polys[j].terms})
+        out[j] = H.primitive()[1]
+    return out
