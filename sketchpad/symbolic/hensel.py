@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from .integer import Z
+from .integer import Z, batch, products
 from .modp import divmod_many, inverse, mul_many, reduce_many, xgcd
 from .poly import Poly
 
@@ -47,14 +47,17 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     a, c, b = 1, 1, min(2, K)
     while True:
         while c < min(b - a, a):
-            c = min(2 * c, a)
-            if c not in power:
-                power[c] = P**c
-            for n, st in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], power[c])):
+            c0, c = c, min(2 * c, a)
+            for e in (c, c - c0):
+                if e not in power:
+                    power[e] = P**e
+            for n, st in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], power[c], power[c0], power[c - c0])):
                 n.quad[2:] = st
         if b not in power:
             power[b] = P**b
         m = power[b]
+        if b - a not in power:
+            power[b - a] = P ** (b - a)
         leaves = {}
         level = [(root, reduce_many([F], m)[0])]
         while level:
@@ -62,7 +65,7 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
             for n, Fm in level:
                 if n.quad is None:
                     leaves[n.fs[0]] = Fm
-            stepped = _lift_gh([(Fm, *n.quad) for n, Fm in inner], m) if inner else []
+            stepped = _lift_gh([(Fm, *n.quad) for n, Fm in inner], m, power[a], power[b - a]) if inner else []
             level = []
             for (n, _), gh in zip(inner, stepped):
                 n.quad[:2] = gh
@@ -116,41 +119,71 @@ def _product(polys: list, m: Z) -> Poly:
     return level[0]
 
 
-def _lift_gh(items: list, m: Z) -> list:
-    """The factor half of a quadratic Hensel step to the modulus m (m divides the square of
-    the old one) for every (F, g, h, s, t) with F = g*h, s*g + t*h = 1 modulo the old modulus:
-    [(g*, h*)] with F = g* h* modulo m, g*, h* monic.  All items go through the same batches."""
+def _lift_gh(items: list, m: Z, ma: Z, mc: Z) -> list:
+    """The factor half of a quadratic Hensel step from ma = p^a to m = p^b = ma mc (b <= 2a) for
+    every (F, g, h, s, t) with F = g*h, s*g + t*h = 1 modulo ma: [(g*, h*)] with F = g* h*
+    modulo m, g*, h* monic.  The error F - g h is ma e, and the corrections are ma times
+    (t e + q g, r) with s e = q h + r, all computed modulo mc: numbers of b - a digits instead
+    of b.  All items go through the same batches."""
     n = len(items)
     gh = mul_many([(g, h) for _, g, h, _, _ in items], m)
-    e = reduce_many([F - x for (F, *_), x in zip(items, gh)], m)
-    st = mul_many([(s, ei) for (_, _, _, s, _), ei in zip(items, e)] + [(t, ei) for (*_, t), ei in zip(items, e)], m)
+    e = reduce_many([F - x for (F, *_), x in zip(items, gh)], m)  # in [0, m), each a multiple of ma
+    qr = iter(batch([("//", c, ma) for x in e for c in x.terms.values()]))
+    e = [x._new({k: _exact(next(qr)) for k in x.terms}) for x in e]  # now in [0, mc)
+    gr = [g for _, g, _, _, _ in items] + [h for _, _, h, _, _ in items]
+    gr = gr if ma is mc else reduce_many(gr, mc)
+    st = mul_many([(s, ei) for (_, _, _, s, _), ei in zip(items, e)] + [(t, ei) for (*_, t), ei in zip(items, e)], mc)
     se, te = st[:n], st[n:]
-    qr = divmod_many([(x, h) for x, (_, _, h, _, _) in zip(se, items)], m)
-    qg = mul_many([(q, g) for (q, _), (_, g, _, _, _) in zip(qr, items)], m)
-    gh2 = reduce_many(
-        [g + a + b for (_, g, _, _, _), a, b in zip(items, te, qg)]
-        + [h + r for (_, _, h, _, _), (_, r) in zip(items, qr)],
-        m,
-    )
-    return list(zip(gh2[:n], gh2[n:]))
+    qr = divmod_many([(x, h) for x, h in zip(se, gr[n:])], mc)
+    qg = mul_many([(q, g) for (q, _), g in zip(qr, gr[:n])], mc)
+    cg = reduce_many([a + b for a, b in zip(te, qg)], mc)
+    out = _add_scaled([g for _, g, _, _, _ in items] + [h for _, _, h, _, _ in items], cg + [r for _, r in qr], ma)
+    return list(zip(out[:n], out[n:]))
 
 
-def _lift_st(items: list, m: Z) -> list:
-    """The cofactor half, for (g*, h*, s, t) with s g* + t h* = 1 modulo the old modulus:
-    [(s*, t*)] with s* g* + t* h* = 1 modulo m.  Done only when another step follows (the
-    last step, and a step whose factors were all found, need no cofactors)."""
+def _exact(qr: tuple) -> Z:
+    q, r = qr
+    if not r.is_zero:  # cannot happen: the error of a Hensel step is a multiple of the old modulus
+        raise ArithmeticError("internal error: a Hensel error is not divisible by the old modulus")
+    return q
+
+
+def _add_scaled(bases: list, corrections: list, ma: Z) -> list:
+    """[b + ma c]: the products in one batch, the sums in another (no reduction: b < ma and
+    c < mc give b + ma c < m)."""
+    flat = iter(products([(c, ma) for x in corrections for c in x.terms.values()]))
+    scaled = [{k: next(flat) for k in x.terms} for x in corrections]
+    keys = [(i, k) for i, (b, c) in enumerate(zip(bases, scaled)) for k in c if k in b.terms]
+    added = iter(batch([("+", bases[i].terms[k], scaled[i][k]) for i, k in keys]))
+    out = []
+    for b, c in zip(bases, scaled):
+        terms = dict(b.terms)
+        for k, v in c.items():
+            terms[k] = next(added) if k in b.terms else v
+        out.append(b._new(terms))
+    return out
+
+
+def _lift_st(items: list, m: Z, ma: Z, mc: Z) -> list:
+    """The cofactor half, for (g*, h*, s, t) with s g* + t h* = 1 modulo ma = p^c: [(s*, t*)]
+    with s* g* + t* h* = 1 modulo m = ma mc (g*, h* known modulo m at least).  The error
+    s g* + t h* - 1 is ma b, and the corrections are ma times (-(s b mod h*), -(t b + (s b div
+    h*) g*)), computed modulo mc.  Done only when another step follows (the last step, and a
+    step whose factors were all found, need no cofactors)."""
     if not items:
         return []
     n = len(items)
     one = [Poly.const(m.ctx.const(1, "one"), g.var) for g, *_ in items]
     g2, h2 = [g for g, *_ in items], [h for _, h, _, _ in items]
     sgth = mul_many([(s, x) for (_, _, s, _), x in zip(items, g2)] + [(t, x) for (*_, t), x in zip(items, h2)], m)
-    b = reduce_many([x + y - o for x, y, o in zip(sgth[:n], sgth[n:], one)], m)
-    sbtb = mul_many([(s, x) for (_, _, s, _), x in zip(items, b)] + [(t, x) for (*_, t), x in zip(items, b)], m)
+    b = reduce_many([x + y - o for x, y, o in zip(sgth[:n], sgth[n:], one)], m)  # multiples of ma
+    qr = iter(batch([("//", c, ma) for x in b for c in x.terms.values()]))
+    b = [x._new({k: _exact(next(qr)) for k in x.terms}) for x in b]
+    gh = reduce_many(g2 + h2, mc)
+    sbtb = mul_many([(s, x) for (_, _, s, _), x in zip(items, b)] + [(t, x) for (*_, t), x in zip(items, b)], mc)
     sb, tb = sbtb[:n], sbtb[n:]
-    cd = divmod_many([(x, h) for x, h in zip(sb, h2)], m)
-    cg = mul_many([(c, g) for (c, _), g in zip(cd, g2)], m)
-    st2 = reduce_many(
-        [s - d for (_, _, s, _), (_, d) in zip(items, cd)] + [t - x - y for (*_, t), x, y in zip(items, tb, cg)], m
-    )
+    cd = divmod_many([(x, h) for x, h in zip(sb, gh[n:])], mc)
+    cg = mul_many([(c, g) for (c, _), g in zip(cd, gh[:n])], mc)
+    neg = reduce_many([-d for _, d in cd] + [-(x + y) for x, y in zip(tb, cg)], mc)
+    st2 = _add_scaled([s for _, _, s, _ in items] + [t for *_, t in items], neg, ma)
     return list(zip(st2[:n], st2[n:]))
