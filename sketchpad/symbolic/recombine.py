@@ -30,6 +30,7 @@ from .poly import Poly, mods
 from .ratrecon import bound, lcm_many, reconstruct_many
 
 EARLY_SIZES = 2  # subsets tried while a piece's bound is not met yet
+FRACTION_DIGITS = 5  # the least modulus (in digits) at which early detection reads fractions
 
 
 class Piece:
@@ -61,7 +62,10 @@ def factor_bound(G: Poly) -> Z:
 def search(piece: Piece, lifted: list, m: Z, allowed: set[int], exhaustive: bool) -> tuple[list, list]:
     """(irreducible factors found, open pieces left) for one piece at modulus m."""
     if not exhaustive and 2 * piece.G.lc.digits >= m.digits:  # reading lengths: lc(G) g needs
-        return [], _early_fractions(piece, lifted, m, allowed)  # m > 2 lc(G) |H|, fractions m > 2 |H|^2
+        # m > 2 lc(G) |H|, fractions m > 2 |H|^2; below FRACTION_DIGITS nearly every fraction
+        # passes the end tests (n, d tiny), for factors that the next modulus finds anyway
+        early = m.digits >= FRACTION_DIGITS
+        return [], _early_fractions(piece, lifted, m, allowed) if early else [piece]
     G, T = piece.G, list(piece.idx)
     deg = {i: lifted[i].degree for i in T}
     zero = G.ctx.const(0, "zero")
