@@ -5,9 +5,10 @@ f is first made monic modulo M (times the inverse of its leading coefficient, on
 Euclid on the sheet).  The factors form a tree: a node splits its factors into two halves,
 g = prod(first half) and h = prod(second half) mod p with Bezout cofactors s*g + t*h = 1 mod p,
 and (g, h, s, t) are lifted together by the quadratic Hensel step (von zur Gathen and Gerhard,
-Algorithm 15.10).  The moduli are p^e_1 < p^e_2 < ... < p^K (K the least exponent with
-p^K > bound, the e_i from halving K, so each modulus divides the square of the one before
-and the costliest step is no larger than it must be); at each modulus the whole tree is
+Algorithm 15.10), each correction computed modulo p^(b-a) from the error divided exactly by
+p^a.  The moduli are p^2, p^4, ... (each one divides the square of the one before), up to
+p^K (K the least exponent with p^K > bound) or less when the caller's open pieces need less
+(lifts); at each modulus the whole tree is
 lifted, top down, every node of a depth in the same batches, and the lifted factors are
 handed to the caller, who may stop there (early factor detection, zassenhaus.py).  Every
 operation is a polynomial operation modulo p^e from modp.py, so all coefficient operations

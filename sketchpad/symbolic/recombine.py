@@ -11,7 +11,8 @@ The work is a list of open pieces: a divisor G of f with the lifted factors T th
   Every factor found is irreducible and so is what is left: the search is the proof.
 * a piece whose bound is not met yet is searched among single factors and pairs only, each
   candidate checked by exact division: a factor found is a true divisor, and splits the piece
-  into two open pieces with their own (usually much smaller) bounds.
+  into two open pieces with their own (usually much smaller) bounds.  When lc(G) is long the
+  candidates are read as fractions instead (_early_fractions, ratrecon.py).
 
 B(G) = C(d-1, floor((d-1)/2)) * (isqrt(sum of G's squared coefficients) + 1) bounds every
 coefficient of lc(G)/lc(H) * H for a factor H of G (Mignotte, through the Mahler measure,
