@@ -52,8 +52,8 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
             for e in (c, c - c0):
                 if e not in power:
                     power[e] = P**e
-            for n, st in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], power[c], power[c0], power[c - c0])):
-                n.quad[2:] = st
+            for n, s in zip(inner_nodes, _lift_st([n.quad for n in inner_nodes], power[c], power[c0], power[c - c0])):
+                n.quad[2] = s
         if b not in power:
             power[b] = P**b
         m = power[b]
@@ -91,8 +91,8 @@ class _Node:
             return
         k = len(fs) // 2
         g, h = _product([factors[i] for i in fs[:k]], P), _product([factors[i] for i in fs[k:]], P)
-        _, s, t = xgcd(g, h, P, p)
-        self.quad = [g, h, s, t]
+        _, s, _ = xgcd(g, h, P, p)  # s g = 1 mod h: t is never needed
+        self.quad = [g, h, s]
         self.left, self.right = _Node(fs[:k], factors, P, p), _Node(fs[k:], factors, P, p)
 
     def inner(self) -> list:
@@ -122,24 +122,34 @@ def _product(polys: list, m: Z) -> Poly:
 
 def _lift_gh(items: list, m: Z, ma: Z, mc: Z) -> list:
     """The factor half of a quadratic Hensel step from ma = p^a to m = p^b = ma mc (b <= 2a) for
-    every (F, g, h, s, t) with F = g*h, s*g + t*h = 1 modulo ma: [(g*, h*)] with F = g* h*
-    modulo m, g*, h* monic.  The error F - g h is ma e, and the corrections are ma times
-    (t e + q g, r) with s e = q h + r, all computed modulo mc: numbers of b - a digits instead
-    of b.  All items go through the same batches."""
+    every (F, g, h, s) with F = g h and s g = 1 mod h, modulo ma: [(g*, h*)] with F = g* h*
+    modulo m, g*, h* monic.  The error F - g h is ma e; with r = s e mod h (then r g = e mod h)
+    the corrections are ma (e - r g) / h for g and ma r for h, all computed modulo mc: numbers
+    of b - a digits, and only the cofactor s (t = (1 - s g) / h is never needed).  All items
+    go through the same batches."""
     n = len(items)
-    gh = mul_many([(g, h) for _, g, h, _, _ in items], m)
+    gh = mul_many([(g, h) for _, g, h, _ in items], m)
     e = reduce_many([F - x for (F, *_), x in zip(items, gh)], m)  # in [0, m), each a multiple of ma
     qr = iter(batch([("//", c, ma) for x in e for c in x.terms.values()]))
     e = [x._new({k: _exact(next(qr)) for k in x.terms}) for x in e]  # now in [0, mc)
-    gr = [g for _, g, _, _, _ in items] + [h for _, _, h, _, _ in items]
+    gr = [g for _, g, _, _ in items] + [h for _, _, h, _ in items]
     gr = gr if ma is mc else reduce_many(gr, mc)
-    st = mul_many([(s, ei) for (_, _, _, s, _), ei in zip(items, e)] + [(t, ei) for (*_, t), ei in zip(items, e)], mc)
-    se, te = st[:n], st[n:]
-    qr = divmod_many([(x, h) for x, h in zip(se, gr[n:])], mc)
-    qg = mul_many([(q, g) for (q, _), g in zip(qr, gr[:n])], mc)
-    cg = reduce_many([a + b for a, b in zip(te, qg)], mc)
-    out = _add_scaled([g for _, g, _, _, _ in items] + [h for _, _, h, _, _ in items], cg + [r for _, r in qr], ma)
+    gs, hs = gr[:n], gr[n:]
+    er = divmod_many([(x, h) for x, h in zip(e, hs)], mc)  # e mod h first: smaller products
+    se = mul_many([(s, x) for (*_, s), (_, x) in zip(items, er)], mc)
+    r = [x for _, x in divmod_many([(x, h) for x, h in zip(se, hs)], mc)]
+    rg = mul_many([(x, g) for x, g in zip(r, gs)], mc)
+    d = reduce_many([x - y for x, y in zip(e, rg)], mc)
+    qg = [_exact_poly(qr) for qr in divmod_many([(x, h) for x, h in zip(d, hs)], mc)]
+    out = _add_scaled([g for _, g, _, _ in items] + [h for _, _, h, _ in items], qg + r, ma)
     return list(zip(out[:n], out[n:]))
+
+
+def _exact_poly(qr: tuple) -> Poly:
+    q, r = qr
+    if not r.is_zero:  # cannot happen: e - r g = e (1 - s g) = 0 mod h
+        raise ArithmeticError("internal error: a Hensel correction is not divisible by its factor")
+    return q
 
 
 def _exact(qr: tuple) -> Z:
@@ -166,25 +176,22 @@ def _add_scaled(bases: list, corrections: list, ma: Z) -> list:
 
 
 def _lift_st(items: list, m: Z, ma: Z, mc: Z) -> list:
-    """The cofactor half, for (g*, h*, s, t) with s g* + t h* = 1 modulo ma = p^c: [(s*, t*)]
-    with s* g* + t* h* = 1 modulo m = ma mc (g*, h* known modulo m at least).  The error
-    s g* + t h* - 1 is ma b, and the corrections are ma times (-(s b mod h*), -(t b + (s b div
-    h*) g*)), computed modulo mc.  Done only when another step follows (the last step, and a
-    step whose factors were all found, need no cofactors)."""
+    """The cofactor half, for (g*, h*, s) with s g* = 1 mod h* modulo ma = p^c: [s*] with
+    s* g* = 1 mod h* modulo m = ma mc (g*, h* known modulo m at least), by Newton's step for
+    an inverse: u = s g* mod h* is 1 + ma b, and s* = s - ma (s b mod h*), computed modulo
+    mc.  Done only when another step follows (the last step, and a step whose factors were
+    all found, need no cofactors)."""
     if not items:
         return []
     n = len(items)
-    one = [Poly.const(m.ctx.const(1, "one"), g.var) for g, *_ in items]
-    g2, h2 = [g for g, *_ in items], [h for _, h, _, _ in items]
-    sgth = mul_many([(s, x) for (_, _, s, _), x in zip(items, g2)] + [(t, x) for (*_, t), x in zip(items, h2)], m)
-    b = reduce_many([x + y - o for x, y, o in zip(sgth[:n], sgth[n:], one)], m)  # multiples of ma
-    qr = iter(batch([("//", c, ma) for x in b for c in x.terms.values()]))
-    b = [x._new({k: _exact(next(qr)) for k in x.terms}) for x in b]
-    gh = reduce_many(g2 + h2, mc)
-    sbtb = mul_many([(s, x) for (_, _, s, _), x in zip(items, b)] + [(t, x) for (*_, t), x in zip(items, b)], mc)
-    sb, tb = sbtb[:n], sbtb[n:]
-    cd = divmod_many([(x, h) for x, h in zip(sb, gh[n:])], mc)
-    cg = mul_many([(c, g) for (c, _), g in zip(cd, gh[:n])], mc)
-    neg = reduce_many([-d for _, d in cd] + [-(x + y) for x, y in zip(tb, cg)], mc)
-    st2 = _add_scaled([s for _, _, s, _ in items] + [t for *_, t in items], neg, ma)
-    return list(zip(st2[:n], st2[n:]))
+    gh = reduce_many([g for g, *_ in items] + [h for _, h, _ in items], m)
+    sg = mul_many([(s, g) for (_, _, s), g in zip(items, gh[:n])], m)
+    u = [x for _, x in divmod_many([(x, h) for x, h in zip(sg, gh[n:])], m)]
+    one = [Poly.const(m.ctx.const(1, "one"), x.var) for x in u]
+    u = [x - o for x, o in zip(u, one)]  # multiples of ma, in [0, m)
+    qr = iter(batch([("//", c, ma) for x in u for c in x.terms.values()]))
+    b = [x._new({k: _exact(next(qr)) for k in x.terms}) for x in u]
+    hc = reduce_many(gh[n:], mc)
+    sb = mul_many([(s, x) for (_, _, s), x in zip(items, b)], mc)
+    neg = reduce_many([-x for _, x in divmod_many([(x, h) for x, h in zip(sb, hc)], mc)], mc)
+    return _add_scaled([s for _, _, s in items], neg, ma)
