@@ -3,10 +3,10 @@ mod p, becomes the same factorisation modulo M = p^K > bound.
 
 f is first made monic modulo M (times the inverse of its leading coefficient, one extended
 Euclid on the sheet).  The factors form a tree: a node splits its factors into two halves,
-g = prod(first half) and h = prod(second half) mod p with Bezout cofactors s*g + t*h = 1 mod p,
-and (g, h, s, t) are lifted together by the quadratic Hensel step (von zur Gathen and Gerhard,
-Algorithm 15.10), each correction computed modulo p^(b-a) from the error divided exactly by
-p^a.  The moduli are p^2, p^4, ... (each one divides the square of the one before), up to
+g and h (the one of smaller degree) mod p with the cofactor s g = 1 mod h, and (g, h, s) are
+lifted together by the quadratic Hensel step (von zur Gathen and Gerhard, Algorithm 15.10,
+with t = (1 - s g) / h left implicit), each correction computed modulo p^(b-a) from the
+error divided exactly by p^a.  The moduli are p^2, p^4, ... (each one divides the square of the one before), up to
 p^K (K the least exponent with p^K > bound) or less when the caller's open pieces need less
 (lifts); at each modulus the whole tree is
 lifted, top down, every node of a depth in the same batches, and the lifted factors are
@@ -82,7 +82,8 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
 
 class _Node:
     """A node of the factor tree: the factors fs split into halves g = prod(left), h =
-    prod(right), with Bezout cofactors s g + t h = 1 (all mod p at first, then lifted)."""
+    prod(right), h the one of smaller degree, with the cofactor s g = 1 mod h (mod p at first,
+    then lifted)."""
 
     def __init__(self, fs: list[int], factors: list, P: Z, p: int):
         self.fs = fs
@@ -90,10 +91,13 @@ class _Node:
         if len(fs) == 1:
             return
         k = len(fs) // 2
-        g, h = _product([factors[i] for i in fs[:k]], P), _product([factors[i] for i in fs[k:]], P)
+        left, right = fs[:k], fs[k:]
+        if sum(factors[i].degree for i in left) < sum(factors[i].degree for i in right):
+            left, right = right, left  # a step costs about 4 deg(g) deg(h) + 2 deg(h)^2 products
+        g, h = _product([factors[i] for i in left], P), _product([factors[i] for i in right], P)
         _, s, _ = xgcd(g, h, P, p)  # s g = 1 mod h: t is never needed
         self.quad = [g, h, s]
-        self.left, self.right = _Node(fs[:k], factors, P, p), _Node(fs[k:], factors, P, p)
+        self.left, self.right = _Node(left, factors, P, p), _Node(right, factors, P, p)
 
     def inner(self) -> list:
         """This node and every node below it that has two halves."""
