@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-from sketchpad.symbolic import Context, factor, recombine
+from sketchpad.symbolic import Context, factor, parse_poly, recombine
 from sketchpad.symbolic.ratrecon import bound, lcm_many, reconstruct_many
+from sketchpad.symbolic.zassenhaus import factor_squarefree
 
 
 def test_reconstruction_finds_exactly_the_small_fractions():
@@ -45,3 +46,11 @@ def test_fractions_end_the_lifting_early(monkeypatch):
     slow = factor(text, "reference")
     assert [str(g) for g, _ in slow.factors] == [str(g) for g, _ in fast.factors] and slow.proven
     assert fast.forward_passes < slow.forward_passes
+
+
+def test_a_prime_above_the_bound_needs_no_lifting():
+    # 2 B + 1 < 101: the factors modulo p are the factors over Z at once (K = 1)
+    ctx = Context("reference")
+    f = parse_poly(ctx, "(x^2 + 1)(x^2 + x + 2)")
+    got = factor_squarefree(f, primes=[101])
+    assert sorted(str(g) for g in got) == ["x^2 + 1", "x^2 + x + 2"]

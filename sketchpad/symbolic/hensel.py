@@ -33,6 +33,9 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     may send the bound its open pieces need, and the next modulus is then the least p^e above
     it when that is below the doubling."""
     K = _exponent(P, p, bound)
+    if K == 1:  # p itself exceeds the bound: nothing to lift
+        yield list(factors), P
+        return
     power = {1: P, K: P**K}  # all powers computed on the sheet
     M = power[K]
     inv = inverse(f.lc, M)
@@ -41,10 +44,10 @@ def lifts(f: Poly, factors: list, P: Z, p: int, bound: Z):
     F = reduce_many([f.scale(inv)], M)[0]
     root = _Node(list(range(len(factors))), factors, P, p)
     inner_nodes = root.inner()
-    # a step from p^a to p^b (b <= 2a) needs s g + t h = 1 only modulo p^(b - a): the error
-    # F - g* h* is e (1 - s g - t h) with e = 0 mod p^a.  The cofactors, known modulo p^c, are
-    # lifted (each Newton step doubling c, up to a) only when c < b - a, so the costly last
-    # steps often need none
+    # a step from p^a to p^b (b <= 2a) needs s g = 1 mod h only modulo p^(b - a): the error
+    # is p^a times a residue modulo p^(b - a).  The cofactors, known modulo p^c, are lifted
+    # (each Newton step doubling c, up to a) only when c < b - a, so the costly last steps
+    # often need none
     a, c, b = 1, 1, min(2, K)
     while True:
         while c < min(b - a, a):
