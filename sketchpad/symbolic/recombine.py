@@ -11,7 +11,8 @@ The work is a list of open pieces: a divisor G of f with the lifted factors T th
   Every factor found is irreducible and so is what is left: the search is the proof.
 * a piece whose bound is not met yet is searched among single factors and pairs only, each
   candidate checked by exact division: a factor found is a true divisor, and splits the piece
-  into two open pieces with their own (usually much smaller) bounds.
+  into two open pieces with their own (usually much smaller) bounds.  When lc(G) is long the
+  candidates are read as fractions instead (_early_fractions, ratrecon.py).
 
 B(G) = C(d-1, floor((d-1)/2)) * (isqrt(sum of G's squared coefficients) + 1) bounds every
 coefficient of lc(G)/lc(H) * H for a factor H of G (Mignotte, through the Mahler measure,
@@ -27,8 +28,10 @@ from itertools import combinations
 from .integer import Z, batch, products, sums
 from .modp import mul_many, symmetric_many
 from .poly import Poly, mods
+from .ratrecon import bound, lcm_many, reconstruct_many
 
 EARLY_SIZES = 2  # subsets tried while a piece's bound is not met yet
+FRACTION_DIGITS = 5  # the least modulus (in digits) at which early detection reads fractions
 
 
 class Piece:
@@ -59,6 +62,11 @@ def factor_bound(G: Poly) -> Z:
 
 def search(piece: Piece, lifted: list, m: Z, allowed: set[int], exhaustive: bool) -> tuple[list, list]:
     """(irreducible factors found, open pieces left) for one piece at modulus m."""
+    if not exhaustive and 2 * piece.G.lc.digits >= m.digits:  # reading lengths: lc(G) g needs
+        # m > 2 lc(G) |H|, fractions m > 2 |H|^2; below FRACTION_DIGITS nearly every fraction
+        # passes the end tests (n, d tiny), for factors that the next modulus finds anyway
+        early = m.digits >= FRACTION_DIGITS
+        return [], _early_fractions(piece, lifted, m, allowed) if early else [piece]
     G, T = piece.G, list(piece.idx)
     deg = {i: lifted[i].degree for i in T}
     zero = G.ctx.const(0, "zero")
@@ -147,3 +155,63 @@ def _candidate(G: Poly, factors: list, m: Z) -> Poly:
         (g,) = mul_many([(g, h)], m)
     coeffs = symmetric_many(list(g.terms.values()), m)
     return g._new(dict(zip(g.terms, coeffs))).primitive()[1]
+
+
+def _early_fractions(piece: Piece, lifted: list, m: Z, allowed: set[int]) -> list:
+    """Early detection without lc(G): the open pieces left after trying the subsets S of up to
+    EARLY_SIZES factors, each product g = prod_S g_i mod m read as fractions H_k / lc(H)
+    (ratrecon.py).  A subset passes first when the fraction n/d of its constant term has
+    n | G(0) and d | lc(G) (as H(0) / lc(H) does in lowest terms); its candidate H = L g
+    (L the lcm of the denominators, H_k = n_k L / d_k) is then checked by exact division."""
+    G, T = piece.G, list(piece.idx)
+    N = bound(m)
+    zero = G.ctx.const(0, "zero")
+    deg = {i: lifted[i].degree for i in T}
+    const = {i: lifted[i].terms.get(0, zero) for i in T}
+    found = []
+    size = 1
+    while 2 * size <= len(T) and size <= EARLY_SIZES:
+        subsets = [S for S in combinations(T, size) if sum(deg[i] for i in S) in allowed]
+        vals = [const[S[0]] for S in subsets]
+        for j in range(1, size):
+            vals = mods(products([(v, const[S[j]]) for v, S in zip(vals, subsets)]), m)
+        fr = reconstruct_many(vals, m, N)
+        live = [(S, nd) for S, nd in zip(subsets, fr) if nd is not None and not nd[0].is_zero]
+        rems = batch([("//", G.at(0), n) for _, (n, _) in live] + [("//", G.lc, d) for _, (_, d) in live])
+        k = len(live)
+        passing = [S for j, (S, _) in enumerate(live) if rems[j][1].is_zero and rems[k + j][1].is_zero]
+        cands = [(S, H) for S, H in zip(passing, _fraction_candidates(passing, lifted, m, N)) if H is not None]
+        kept = _value_test(G, [H for _, H in cands])
+        for (S, H), keep in zip(cands, kept):
+            if not keep or not set(S) <= set(T):
+                continue
+            quotient = G.exact_quotient(H)
+            if quotient is None:
+                continue
+            found.append((H, list(S)))
+            G = quotient
+            T = [i for i in T if i not in S]
+        size += 1
+    pieces = [Piece(H, S, piece.cap, piece.rootless) for H, S in found]
+    return pieces + ([Piece(G, T, piece.cap, piece.rootless)] if G.degree > 0 else [])
+
+
+def _fraction_candidates(subsets: list, lifted: list, m: Z, N: Z) -> list:
+    """For each subset, pp(L prod_S g_i) from the fractions of its coefficients, or None when
+    some coefficient has no fraction within N: all subsets side by side."""
+    if not subsets:
+        return []
+    polys = [lifted[S[0]] for S in subsets]
+    for j in range(1, len(subsets[0])):
+        polys = mul_many([(g, lifted[S[j]]) for g, S in zip(polys, subsets)], m)
+    fr = iter(reconstruct_many([c for g in polys for c in g.terms.values()], m, N))
+    fracs = [[next(fr) for _ in g.terms] for g in polys]
+    ok = [j for j, fs in enumerate(fracs) if all(x is not None for x in fs)]
+    lcms = lcm_many([[d for _, d in fracs[j]] for j in ok])
+    qs = iter(batch([("//", L, d) for j, L in zip(ok, lcms) for _, d in fracs[j]]))
+    scaled = iter(products([(n, next(qs)[0]) for j in ok for n, _ in fracs[j]]))
+    out = [None] * len(subsets)
+    for j in ok:
+        H = polys[j]._new({k: next(scaled) for k in polys[j].terms})
+        out[j] = H.primitive()[1]
+    return out

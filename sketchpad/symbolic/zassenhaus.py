@@ -116,7 +116,11 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
     modular = factor_mod_p(fm, P, q, ddf)
     Bf = factor_bound(f)
     done, pieces = [], [Piece(f, list(range(len(modular))), Bf, rootless)]
-    for lifted, m in lifts(f, modular, P, q, Bf + Bf + ctx.const(1, "one")):
+    one = ctx.const(1, "one")
+    lifting = lifts(f, modular, P, q, Bf + Bf + one)
+    step = next(lifting)
+    while True:
+        lifted, m = step
         queue, pieces, first = pieces, [], True
         while queue:  # pieces split off at this modulus are searched again at once when their
             fresh = []  # (smaller) bound is met: often no further lifting step is needed
@@ -128,9 +132,6 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
                 if not (met or first):
                     pieces.append(piece)  # searched at this modulus already, as part of its parent
                     continue
-                if not met and (m - (piece.G.lc + piece.G.lc)).sign <= 0:
-                    pieces.append(piece)  # every candidate has the leading coefficient lc(G),
-                    continue  # which needs m > 2 lc(G) to show as a symmetric residue
                 irreducible, rest = search(piece, lifted, m, allowed, exhaustive=met)
                 done += irreducible
                 if len(rest) == 1 and rest[0].idx == piece.idx:
@@ -138,11 +139,26 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
                 else:
                     fresh += rest
             queue, first = fresh, False
-        if all(p.settled for p in pieces):
+        open_ = [p.bound for p in pieces if not p.settled]
+        if not open_:
+            break
+        need = open_[0]
+        for b in open_[1:]:
+            need = b if (b - need).sign > 0 else need
+        step = _send(lifting, need + need + one)
+        if step is None:
             break
     if not all(p.settled for p in pieces):  # cannot happen: the last modulus exceeds 2 B(f)
         raise ArithmeticError("internal error: a piece was left unsearched at the full bound")
     return done + [p.G for p in pieces]
+
+
+def _send(lifting, need):
+    """The next (lifted, m) from the lifting, told the modulus must exceed need; None at the end."""
+    try:
+        return lifting.send(need)
+    except StopIteration:
+        return None
 
 
 def _halves_split(h: Poly, P, q: int, count: int) -> bool:
