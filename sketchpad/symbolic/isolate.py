@@ -88,29 +88,31 @@ def isolate_many(polys: list, max_levels: int = 4000) -> list[list[IsolatingCell
         return out
     ctx = polys[start[0][0]][0].ctx
     one = ctx.const(1, "one")
-    res = apply_many([(polys[i], m) for i, _, _, _, cell in start for m in (cell, tested(len(polys[i]) - 1, cell))])
-    nodes = []  # (job, path, scale, K, P) with var(T(P)) >= 2
-    for k, (i, path, s, K, _) in enumerate(start):
-        P, T = res[2 * k], res[2 * k + 1]
-        _settle(out, nodes, i, path, s, ctx.const(K, "the grid index of a first cell"), P, T)
+    # the tests only: a first cell's own polynomial P = M h is needed when it is halved, and
+    # then its halves come from h through the composed matrices, so P is never formed
+    res = apply_many([(polys[i], tested(len(polys[i]) - 1, cell)) for i, _, _, _, cell in start])
+    nodes = []  # (job, path, scale, K, (c, M)): P = M c, with var(T(P)) >= 2
+    for k, (i, path, s, K, cell) in enumerate(start):
+        K = ctx.const(K, "the grid index of a first cell")
+        _settle(out, nodes, i, path, s, K, (polys[i], cell), res[k])
     levels = 0
     while nodes:
         levels += 1
         if levels > max_levels:
             raise ArithmeticError("internal error: real-root isolation did not separate the roots")
         jobs = []
-        for _, _, _, K, P in nodes:
-            n = len(P) - 1
-            ext = list(P) + [K, one]  # the grid index rides along: 2K and 2K + 1
+        for _, _, _, K, (c, M) in nodes:
+            n = len(c) - 1
+            ext = list(c) + [K, one]  # the grid index rides along: 2K and 2K + 1
             for name in ("left", "right", "test_left", "test_right"):
-                jobs.append((ext, _with_index(n, name)))
+                jobs.append((ext, _composed(n, name, M)))
         res = apply_many(jobs)
         nxt = []
-        for k, (i, path, s, _, P) in enumerate(nodes):
-            n = len(P) - 1
+        for k, (i, path, s, _, (c, _)) in enumerate(nodes):
+            n = len(c) - 1
             L, R, TL, TR = res[4 * k : 4 * k + 4]
-            _settle(out, nxt, i, path + (0,), s + 1, L[n + 1], L[: n + 1], TL)
-            _settle(out, nxt, i, path + (1,), s + 1, R[n + 1], R[: n + 1], TR)
+            _settle(out, nxt, i, path + (0,), s + 1, L[n + 1], (L[: n + 1], None), TL)
+            _settle(out, nxt, i, path + (1,), s + 1, R[n + 1], (R[: n + 1], None), TR)
         nodes = nxt
     return [sorted(cells, key=lambda c: c.path) for cells in out]  # left to right
 
@@ -126,9 +128,21 @@ def _with_index(n: int, name: str) -> tuple:
     return tuple(rows)
 
 
-def _settle(out: list, nodes: list, i: int, path: tuple, s: int, K: Z, P: list, T: list) -> None:
-    """File one cell by its test T: dropped (no sign change), isolated (one) or kept (more)."""
-    if P[0].is_zero or T[0].is_zero:
+@functools.lru_cache(maxsize=256)
+def _composed(n: int, name: str, M: tuple | None) -> tuple:
+    """_with_index(n, name) applied after P = M c (M None: P = c itself), as one matrix on (c, K, 1)."""
+    W = _with_index(n, name)
+    if M is None:
+        return W
+    cols = n + 3
+    full = [tuple(M[r]) + (0, 0) for r in range(n + 1)] + [(0,) * (n + 1) + (1, 0), (0,) * (n + 1) + (0, 1)]
+    return tuple(tuple(sum(w[k] * full[k][j] for k in range(cols)) for j in range(cols)) for w in W)
+
+
+def _settle(out: list, nodes: list, i: int, path: tuple, s: int, K: Z, P: tuple, T: list) -> None:
+    """File one cell by its test T: dropped (no sign change), isolated (one) or kept (more).
+    P = (c, M): the cell's polynomial M c, or c itself when M is None."""
+    if T[0].is_zero or T[-1].is_zero:  # T's lead is P(0), its constant P(1)
         raise ArithmeticError("internal error: a rational root at a grid point of an irreducible factor")
     v = variations(T)
     if v == 1:
