@@ -5,10 +5,11 @@ the same batches.
 For a square-free integer polynomial h of degree n >= 1 with h(0) != 0 (the positive roots of a
 factor g, or of g(-x) for its negative roots):
 
-1. bounds 2^a < every positive root < 2^e from the lengths of the coefficients alone
+1. bounds 2^a < every positive root < 2^e from the lengths of the coefficients
    (Kioustelidis: roots <= 2 max (|c_(n-k)| / |c_n|)^(1/k) over the c_(n-k) of the other sign,
-   and |c_(n-k)| / |c_n| < 10^(len c_(n-k) - len c_n + 1); the same on the reversed
-   polynomial for the lower bound);
+   and |c_(n-k)| / |c_n| < 10^(len c_(n-k) - len c_n + 1), sharpened by the quotients
+   c_(n-k) // c_n where that leaves a wide bound; the same on the reversed polynomial for the
+   lower bound);
 2. the shells (2^b, 2^(b+1)) for a <= b < e, each as a cell polynomial with its Descartes test
    (descartes.py), all in one round: a root near 1 and one near 2^20 are found on the first
    round, not twenty halvings apart (more than 16 shells: the one cell (0, 2^e) instead);
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .descartes import apply_many, halving, scaling, shell, tested, variations
-from .integer import Z
+from .integer import Z, batch
 
 MAX_SHELLS = 16
 
@@ -49,25 +50,55 @@ class IsolatingCell:
     right: Z
 
 
-def bound_exponent(cs: list) -> int | None:
-    """The least e with every positive root of sum c_k x^k below 2^e, from lengths and signs
-    (reading only); None when no coefficient has the other sign than the leading one."""
+def _bound_terms(cs: list) -> list:
+    """[(k, e)] for the c_(n-k) of the other sign than c_n: 2^(k(e-1)) >= 10^a > |c_(n-k) / c_n|."""
     n = len(cs) - 1
     top, ln = cs[n].sign, cs[n].digits
-    best = None
+    out = []
     for k in range(1, n + 1):
         c = cs[n - k]
         if c.is_zero or c.sign == top:
             continue
         a = c.digits - ln + 1  # |c_(n-k)| / |c_n| < 10^a
         # roots < 2 * 10^(a/k) <= 2^e  <=>  2^(k(e-1)) >= 10^a  (exact, on structural integers)
-        e = 1 + max(0, (a * 10) // (3 * k) + 1) if a > 0 else 1
-        while e > -4 * n - 8 and Fraction(2) ** (k * (e - 2)) >= Fraction(10) ** a:
-            e -= 1
-        while Fraction(2) ** (k * (e - 1)) < Fraction(10) ** a:
-            e += 1
-        best = e if best is None else max(best, e)
-    return best
+        out.append((k, _least_e(k, a, -4 * n - 8)))
+    return out
+
+
+def _least_e(k: int, a: int, floor: int) -> int:
+    """The least e > floor with 2^(k(e-1)) >= 10^a (structural integers)."""
+    e = 1 + max(0, (a * 10) // (3 * k) + 1) if a > 0 else 1
+    while e > floor and Fraction(2) ** (k * (e - 2)) >= Fraction(10) ** a:
+        e -= 1
+    while Fraction(2) ** (k * (e - 1)) < Fraction(10) ** a:
+        e += 1
+    return e
+
+
+def bound_exponents(polys: list) -> list:
+    """[e] per cs: the least e found with every positive root of sum c_k x^k below 2^e (None
+    when no coefficient has the other sign than the leading one).  From lengths and signs
+    first, then sharpened on the sheet where a ratio can be large: q =
+    c_(n-k) // c_n (opposite signs, so |c_(n-k) / c_n| <= -q; one batch), then the least e
+    with 2^(k(e-1)) + q > 0 among the few the lengths leave (one batch).  Lengths alone lose
+    up to a factor 10 per coefficient, and a loose bound costs halvings or shells later."""
+    terms = [_bound_terms(cs) for cs in polys]
+    wide = [(i, k, e) for i, ts in enumerate(terms) for k, e in ts if e > 2]
+    if not wide:
+        return [max((e for _, e in ts), default=None) for ts in terms]
+    ctx = polys[0][0].ctx
+    qs = batch([("//", polys[i][-1 - k], polys[i][-1]) for i, k, _ in wide])
+    checks, owner = [], []
+    for w, ((_, k, e), (q, _)) in enumerate(zip(wide, qs)):
+        for f in range(_least_e(k, q.digits - 1, 0), e):  # -q >= 10^(digits - 1)
+            checks.append(("+", ctx.const(2 ** (k * (f - 1)), "a power of two: a root bound"), q))
+            owner.append((w, f))
+    best = {w: e for w, (_, _, e) in enumerate(wide)}
+    for (w, f), v in zip(owner, batch(checks) if checks else []):
+        if v.sign > 0:  # 2^(k(f-1)) > -q >= the ratio: roots < 2^f, strictly
+            best[w] = min(best[w], f)
+    sharp = {(i, k): best[w] for w, (i, k, _) in enumerate(wide)}
+    return [max((sharp.get((i, k), e) for k, e in ts), default=None) for i, ts in enumerate(terms)]
 
 
 def isolate_many(polys: list, max_levels: int = 4000) -> list[list[IsolatingCell]]:
@@ -75,11 +106,11 @@ def isolate_many(polys: list, max_levels: int = 4000) -> list[list[IsolatingCell
     first), in increasing order of their roots; all polynomials advance together."""
     out: list[list[IsolatingCell]] = [[] for _ in polys]
     start = []  # (job, path, scale, K literal, cell matrix)
-    for i, cs in enumerate(polys):
-        if variations(cs) == 0:
-            continue  # Descartes: no positive root at all
-        n = len(cs) - 1
-        e, a = bound_exponent(cs), -bound_exponent(cs[::-1])
+    live = [i for i, cs in enumerate(polys) if variations(cs)]  # none: Descartes, no positive root
+    bounds = bound_exponents([polys[i] for i in live] + [polys[i][::-1] for i in live])
+    for j, i in enumerate(live):
+        n = len(polys[i]) - 1
+        e, a = bounds[j], -bounds[len(live) + j]
         if e - a > MAX_SHELLS:
             start.append((i, (0,), -e, 0, scaling(n, e)))
         else:
