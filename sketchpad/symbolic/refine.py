@@ -126,8 +126,9 @@ def refine_many(brackets: list[Bracket], digits: int) -> list[tuple[int, Z]]:
     """[(S, X)] per bracket: the root lies in (X/10^S, (X+1)/10^S), S >= digits.
 
     The chords aim at the stages N, N/2 + 1, N/4 + 2, ...: each about half the next, with a
-    digit to spare, so a doubling chord reaches the next stage; and no bracket moves more than
-    one stage past the slowest, so the roots reach the costliest stages in the same rounds."""
+    digit to spare, so a doubling chord reaches the next stage; a chord that reaches past
+    several lands on the farthest; and no bracket moves more than two stages past the slowest,
+    so the roots reach the costliest stages in the same rounds."""
     stages = [digits]
     while stages[-1] > 2:
         stages.append(-(-stages[-1] // 2) + 1)
@@ -151,8 +152,8 @@ def _stage(s: int, stages: list[int]) -> int:
 
 def _step(b: Bracket, digits: int, stages: list[int], slowest: int) -> int | None:
     """Digits t of the next chord: at most its gain (less the bracket's own width in units),
-    landing on the next stage when it can reach it, never more than one stage past the
-    slowest bracket (None: wait this round).  Bookkeeping on lengths and counts only."""
+    landing on the farthest stage it can reach, never more than two stages past the slowest
+    bracket (None: wait this round).  Bookkeeping on lengths and counts only."""
     budget = max(0, b.gain - (b.D.digits - 1))
     if budget == 0 and b.D.is_one:
         budget = 1
