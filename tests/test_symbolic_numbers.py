@@ -123,6 +123,7 @@ STRUCTURAL = {
     "a power of ten (the decimal grid of the refinement)",
     "a power of five: a dyadic cell on the decimal grid",
     "a power of two: a dyadic cell's width",
+    "a power of two: a root bound",
     "an entry of a Descartes bisection matrix (binomials times powers of 2 and 3, fixed by the degree)",
     "the binomial C(n-1, (n-1)/2) of the factor bound",
 }

@@ -41,69 +41,53 @@ class Bracket:
     gain: int = 1  # digits the next chord aims at
 
 
-SHORT = 10  # grid digits up to which Estrin's scheme is used (fewer batches), Horner's beyond
-
-
-def values_at(jobs: list) -> list:
-    """[[10^(s n) h(X / 10^s) for X in points] for (cs, s, points)]: integers, all together.
-
-    d_k = c_k 10^(s(n-k)) first (short coefficients times the grid's powers: cheap), then
-    sum d_k X^k.  On a fine grid the long products are the cost, so Horner's rule (n steps of
-    a product and a sum, the fewest digit products); on a coarse one the batches are, so
-    Estrin's scheme (log2(n + 1) levels, about 2.5 times the digit products).  Every point of
-    every job advances in the same batches."""
-    if not jobs:
-        return []
-    ctx = jobs[0][0][0].ctx
-    pairs, slots = [], []
+def scalings(jobs: list) -> list:
+    """The products d_k = c_k 10^(s(n-k)) that `values_at` needs for (cs, s, points) jobs, as
+    ((job, k), (c_k, 10^(s(n-k)))): they depend on the grid alone, so a caller runs them in
+    an earlier batch of its own."""
+    out = []
     for ji, (cs, s, _) in enumerate(jobs):
         n = len(cs) - 1
-        for k in range(n):
-            if not cs[k].is_zero and s:
-                slots.append((ji, k))
-                pairs.append((cs[k], ctx.const(10 ** (s * (n - k)), TEN)))
-    scaled = dict(zip(slots, products(pairs)))
-    out = [[None] * len(pts) for _, _, pts in jobs]
-    runs = {True: [], False: []}  # short grid: Estrin; fine grid: Horner
-    for ji, (cs, s, pts) in enumerate(jobs):
-        d = [scaled.get((ji, k), cs[k]) for k in range(len(cs))]
-        runs[s <= SHORT] += [(ji, pi, d, X) for pi, X in enumerate(pts)]
-    for short, scheme in ((True, _estrin), (False, _horner)):
-        for (ji, pi, _, _), v in zip(runs[short], scheme([(d, X) for _, _, d, X in runs[short]])):
-            out[ji][pi] = v
+        if not s:
+            continue
+        ctx = cs[0].ctx
+        out += [((ji, k), (cs[k], ctx.const(10 ** (s * (n - k)), TEN))) for k in range(n) if not cs[k].is_zero]
     return out
 
 
-def _horner(runs: list) -> list:
-    """[sum_k d_k X^k] by V <- V X + d_k, all runs in step."""
-    if not runs:
+def values_at(jobs: list, scaled: dict | None = None) -> list:
+    """[[10^(s n) h(X / 10^s) for X in points] for (cs, s, points)]: integers, all together.
+
+    d_k = c_k 10^(s(n-k)) first (`scalings`; given in `scaled` when already run), then
+    sum d_k X^k by Estrin's scheme: log2(n + 1) levels of products, each a batch whose
+    distinct views saturate, so the fewest levels are the fewest forward rows (Horner's rule,
+    n levels, needs fewer digit products but about twice the rows).  Every point of every job
+    advances in the same batches."""
+    if not jobs:
         return []
-    ctx = runs[0][1].ctx
-    zero = ctx.const(0, "zero")
-    state = [[d[::-1], X, d[-1]] for d, X in runs]
-    for step in range(1, max(len(r[0]) for r in state)):
-        todo = [r for r in state if step < len(r[0])]
-        prods = products([(r[2], r[1]) if not r[2].is_zero else (zero, zero) for r in todo])
-        adds = [(p, r[0][step]) for p, r in zip(prods, todo)]
-        keep = [i for i, (p, c) in enumerate(adds) if not p.is_zero and not c.is_zero]
-        summed = dict(zip(keep, batch([("+", *adds[i]) for i in keep])))
-        for i, (r, (p, c)) in enumerate(zip(todo, adds)):
-            r[2] = summed[i] if i in summed else (c if p.is_zero else p)
-    return [r[2] for r in state]
+    if scaled is None:
+        todo = scalings(jobs)
+        scaled = dict(zip([k for k, _ in todo], products([p for _, p in todo])))
+    runs = []
+    for ji, (cs, _, pts) in enumerate(jobs):
+        d = [scaled.get((ji, k), cs[k]) for k in range(len(cs))]
+        runs += [(d, X) for X in pts]
+    vals = iter(_estrin(runs))
+    return [[next(vals) for _ in pts] for _, _, pts in jobs]
 
 
 def _estrin(runs: list) -> list:
     """[sum_k d_k X^k]: blocks of coefficients paired level by level, the upper block's value
-    times X^m joining the lower one, X^(2m) riding in the same batch."""
+    times X^m joining the lower one; X^(2m) for the next level rides in the same batch, so
+    ceil(log2(n + 1)) levels of products in all."""
     if not runs:
         return []
     ctx = runs[0][1].ctx
     zero = ctx.const(0, "zero")
-    sq = products([(X, X) for _, X in runs])
-    state = [[list(d), X, X2] for (d, X), X2 in zip(runs, sq)]  # blocks, X^m, X^(2m)
+    state = [[list(d), X] for d, X in runs]  # blocks, X^m
     while any(len(st[0]) > 1 for st in state):
         mul, plan = [], []
-        for idx, (blocks, P, P2) in enumerate(state):
+        for idx, (blocks, P) in enumerate(state):
             if len(blocks) == 1:
                 continue
             joined = []
@@ -115,9 +99,9 @@ def _estrin(runs: list) -> list:
                 joined.append((lo, k))
             odd = blocks[-1] if len(blocks) % 2 else None
             k2 = None
-            if len(blocks) > 4:  # X^(4m) is needed two levels on
+            if len(blocks) > 2:  # X^(2m) is needed on the next level
                 k2 = len(mul)
-                mul.append((P2, P2))
+                mul.append((P, P))
             plan.append((idx, joined, odd, k2))
         prods = products(mul) if mul else []
         groups, where = [], []
@@ -134,7 +118,7 @@ def _estrin(runs: list) -> list:
         for idx, _, odd, k2 in plan:
             st = state[idx]
             st[0] = fresh[idx] + ([odd] if odd is not None else [])
-            st[1], st[2] = st[2], (prods[k2] if k2 is not None else None)
+            st[1] = prods[k2] if k2 is not None else None
     return [st[0][0] for st in state]
 
 
@@ -142,8 +126,9 @@ def refine_many(brackets: list[Bracket], digits: int) -> list[tuple[int, Z]]:
     """[(S, X)] per bracket: the root lies in (X/10^S, (X+1)/10^S), S >= digits.
 
     The chords aim at the stages N, N/2 + 1, N/4 + 2, ...: each about half the next, with a
-    digit to spare, so a doubling chord reaches the next stage; and no bracket moves more than
-    one stage past the slowest, so the roots reach the costliest stages in the same rounds."""
+    digit to spare, so a doubling chord reaches the next stage; a chord that reaches past
+    several lands on the farthest; and no bracket moves more than two stages past the slowest,
+    so the roots reach the costliest stages in the same rounds."""
     stages = [digits]
     while stages[-1] > 2:
         stages.append(-(-stages[-1] // 2) + 1)
@@ -167,16 +152,21 @@ def _stage(s: int, stages: list[int]) -> int:
 
 def _step(b: Bracket, digits: int, stages: list[int], slowest: int) -> int | None:
     """Digits t of the next chord: at most its gain (less the bracket's own width in units),
-    landing on the next stage when it can reach it, never more than one stage past the
-    slowest bracket (None: wait this round).  Bookkeeping on lengths and counts only."""
+    landing on the farthest stage it can reach, never more than two stages past the slowest
+    bracket (None: wait this round).  Bookkeeping on lengths and counts only."""
     budget = max(0, b.gain - (b.D.digits - 1))
     if budget == 0 and b.D.is_one:
         budget = 1
     nxt = next((x for x in stages if x > b.s), None)
     if nxt is None:  # past N already (roots closer than 10^-N): make the bracket one cell
         return 0 if not b.D.is_one else 1
-    t = min(budget, nxt - b.s) if budget else 0
-    if _stage(b.s + t, stages) > slowest + 1:
+    if budget < nxt - b.s:
+        t = budget
+    else:  # the farthest stage within reach: a round per doubling, none spent on small stages
+        t = max(x for x in stages if b.s < x <= b.s + budget) - b.s
+        while _stage(b.s + t, stages) > slowest + 2 and b.s + t > nxt:
+            t = max(x for x in stages if x < b.s + t) - b.s
+    if _stage(b.s + t, stages) > slowest + 2:
         return None
     return t
 
@@ -197,7 +187,8 @@ class _Ops:
 
 def _round(live: list[Bracket], digits: int, stages: list[int], slowest: int) -> None:
     """One round for every live bracket: a chord where both end values are known, a cut into
-    ten where they are not; four batches of arithmetic, then one evaluation for all points."""
+    ten where they are not; three or four batches of arithmetic (the grid's scalings of the
+    coefficients riding in the first), then one evaluation for all points."""
     ctx = live[0].L.ctx
     one = ctx.const(1, "one")
     chords, steps = [], []
@@ -208,7 +199,10 @@ def _round(live: list[Bracket], digits: int, stages: list[int], slowest: int) ->
                 chords.append(b)
                 steps.append(t)
     cuts = [b for b in live if b.vL is None]
+    grids = [(b.cs, b.s + t, None) for b, t in zip(chords, steps)] + [(b.cs, b.s + 1, None) for b in cuts]
     a = _Ops()
+    for key, pair in scalings(grids):
+        a.add(("d", key), ("*", *pair))
     for i, (b, t) in enumerate(zip(chords, steps)):
         F = ctx.const(10**t, TEN)
         a.add(("den", i), ("-", b.vL, b.vH))
@@ -216,6 +210,8 @@ def _round(live: list[Bracket], digits: int, stages: list[int], slowest: int) ->
             a.add(("vLF", i), ("*", b.vL, F))
             a.add(("LF", i), ("*", b.L, F))
             a.add(("HF", i), ("*", b.H, F))
+        elif not b.D.is_one:
+            a.add(("num", i), ("*", b.vL, b.D))
     for i, b in enumerate(cuts):
         a.add(("L10", i), ("*", b.L, ctx.const(10, TEN)))
         for k in range(2, 11):
@@ -224,29 +220,30 @@ def _round(live: list[Bracket], digits: int, stages: list[int], slowest: int) ->
     for i, b in enumerate(chords):
         if not steps[i]:
             A["vLF", i], A["LF", i], A["HF", i] = b.vL, b.L, b.H
-    bb = _Ops()
+    bb = _Ops()  # only a wide bracket's chord with new digits needs its numerator first
     for i, b in enumerate(chords):
-        if not b.D.is_one:
+        if steps[i] and not b.D.is_one:
             bb.add(("num", i), ("*", A["vLF", i], b.D))
-        bb.add(("LF1", i), ("+", A["LF", i], one))
-    for i, b in enumerate(cuts):
-        for k in range(1, 11):
-            bb.add(("Y", i, k), ("+", A["L10", i], b.D if k == 1 else A["kD", i, k]))
-    B = bb.run()
+    A.update(bb.run())
     c = _Ops()
     for i in range(len(chords)):
-        c.add(("j", i), ("//", B.get(("num", i), A["vLF", i]), A["den", i]))
+        c.add(("j", i), ("//", A.get(("num", i), A["vLF", i]), A["den", i]))
+        c.add(("LF1", i), ("+", A["LF", i], one))
+    for i, b in enumerate(cuts):
+        for k in range(1, 11):
+            c.add(("Y", i, k), ("+", A["L10", i], b.D if k == 1 else A["kD", i, k]))
     C = c.run()
     d = _Ops()
     for i in range(len(chords)):
         j = C["j", i][0]
         d.add(("X1", i), ("+", A["LF", i], j))
-        d.add(("X2", i), ("+", B["LF1", i], j))
+        d.add(("X2", i), ("+", C["LF1", i], j))
     X = d.run()
     jobs = [(b.cs, b.s + steps[i], [X["X1", i], X["X2", i]]) for i, b in enumerate(chords)]
-    cut_pts = [[A["L10", i]] + [B["Y", i, k] for k in range(1, 11)] for i in range(len(cuts))]
+    cut_pts = [[A["L10", i]] + [C["Y", i, k] for k in range(1, 11)] for i in range(len(cuts))]
     jobs += [(b.cs, b.s + 1, pts) for b, pts in zip(cuts, cut_pts)]
-    vals = values_at(jobs)
+    scaled = {key[1]: v for key, v in A.items() if key[0] == "d"}
+    vals = values_at(jobs, scaled)
     if any(v.is_zero for vs in vals for v in vs):
         raise ArithmeticError("internal error: a rational root at a grid point of an irreducible factor")
     right = []
