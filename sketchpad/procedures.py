@@ -143,7 +143,7 @@ def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
 def _sum_rows(sheet: Sheet, x: Row, name: str, start: int, offset: int) -> tuple:
     carry = sheet.row("carry", offset)
     out = sheet.row(name, offset)
-    shown = x.ids[: min(start, x.width())]  # x's cells below `start`, shown (not copied: the scan's
+    shown = x.ids[:start]  # x's cells below `start` (start >= 0), shown (not copied: the scan's
     if len(shown):  # write makes the row's own array; a read-only view is copied before any change)
         shown.flags.writeable = False
         out.ids = shown
