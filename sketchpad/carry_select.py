@@ -101,9 +101,8 @@ class SelectScan:
             cy = keys.get(ky)
             if cy is None:
                 cy = keys[ky] = cells_key(p.y, p, many)
-            key = (p.op, cx, cy)
-            key += (p.fixed.code if p.fixed is not None else -1, p.first_carry)
-            key += (p.start, p.limit, p.states, p.carry is not None)
+            fixed = p.fixed.code if p.fixed is not None else -1
+            key = (p.op, cx, cy, fixed, p.first_carry, p.start, p.limit, p.states, p.carry is not None)
             got = shared.get(key)
             if got is not None and got is not p and many and not same_cells(p, got):
                 key += (id(p),)  # the same fingerprint, other cells
@@ -199,10 +198,10 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     S = len(parts)
     L = max(p.limit - p.start for p in parts)
     n = max(len(p.states) for p in parts)
-    pats, index = [], {}
-    for p in parts:
-        if id(p.pattern) not in index:
-            index[id(p.pattern)] = (len(pats), p)
+    pats, index, ids = [], {}, [id(p.pattern) for p in parts]  # (each scan's pattern, by identity)
+    for p, i in zip(parts, ids):
+        if i not in index:
+            index[i] = (len(pats), p)
             pats.append(p.pattern)
     U = len(pats)
     grids: dict = {}  # a grid (shared by patterns made together) -> (its first row in the tables, a pattern)
@@ -255,7 +254,7 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
     fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
     masks = [None if all(t is None for t in targets) else _has(code, fld) for fld, _, targets in fields]
     followed = np.bitwise_and(code, (1 << FLAG_BIT) - 1, out=code)  # the stepper output row of each followed step
-    which = np.array([index[id(p.pattern)][0] for p in parts])
+    which = np.array([index[i][0] for i in ids])
     starts = np.array([p.start for p in parts])
     shared, st = [], starts
     if U < S:  # the scans of each pattern; a pattern of one scan is written with the rest below

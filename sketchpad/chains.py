@@ -38,6 +38,18 @@ def gather(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return np.take(table, idx) if idx.size <= BIG else table.ravel()[idx]
 
 
+_BLANKS = np.full(0, -1, dtype=np.int32)
+
+
+def blanks(n: int) -> np.ndarray:
+    """n never-written columns (-1): a read-only view of one array, none made per row."""
+    global _BLANKS
+    if len(_BLANKS) < n:
+        _BLANKS = np.full(max(n, 2 * len(_BLANKS), 4096), -1, dtype=np.int32)
+        _BLANKS.flags.writeable = False
+    return _BLANKS[:n]
+
+
 class Chains:
     """S rows to follow.  classes[k, s]: class of a kind-k column's step under state s (states
     past a row's own are never entered); kinds[r, j-1]: the kind of row r's column j >= 1;

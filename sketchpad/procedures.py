@@ -143,7 +143,7 @@ def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
 def _sum_rows(sheet: Sheet, x: Row, name: str, start: int, offset: int) -> tuple:
     carry = sheet.row("carry", offset)
     out = sheet.row(name, offset)
-    shown = x.ids[: min(start, x.width())]  # x's cells below `start`, shown (not copied: the scan's
+    shown = x.ids[:start]  # x's cells below `start` (start >= 0), shown (not copied: the scan's
     if len(shown):  # write makes the row's own array; a read-only view is copied before any change)
         shown.flags.writeable = False
         out.ids = shown
@@ -203,12 +203,17 @@ def product_rows(sheet: Sheet, x: Row, y: Row):
     batch per column), then the rows added in, each shifted one more column."""
     partial = []
     specs = []
-    sheet.store.reserve(3 * x.width() * y.width() // 2)  # about the cells it writes (rows of one digit share theirs)
-    for j in range(y.width()):
+    store = sheet.store
+    store.reserve(3 * x.width() * y.width() // 2)  # about the cells it writes (rows of one digit share theirs)
+    names: dict = {}  # a digit's code -> its rows' name (made once, not per row)
+    for j, (code, cid) in enumerate(zip(y.syms(0, y.width()).tolist(), y.ids.tolist())):
         carry = sheet.row("carry", j)
-        row = sheet.row(f"x{y.sym(j)}", j)
+        name = names.get(code)
+        if name is None:
+            name = names[code] = f"x{SYMBOLS[code]}"
+        row = sheet.row(name, j)
         partial.append(row)
-        specs.append((MUL, x, None, carry, row, 0, y.cell(j)))
+        specs.append((MUL, x, None, carry, row, 0, None if cid < 0 else Cell.at(store, cid)))
     parts = select_scans(specs) if PARALLEL.get() else None
     if parts is not None:  # every row one carry-select scan, with no generator per row
         for step, _ in (yield from scan_all(parts)) or ():

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
-from .chains import gather
+from .chains import blanks, gather
 from .codes import BLANK_CODE, CODE_OF_BYTE, STEP_FLAG, STEP_SYM, SYMBOLS, step_fields, sym_code
 from .sheet_text import block_text, origins_text, symbols_text
 from .symbols import DIGITS, MINUS, PLUS, Step
@@ -228,7 +228,7 @@ class Row:
     @classmethod
     def shifted(cls, source: Row, shift: int) -> Row:
         """`source` moved up by `shift` columns (an addend of a product's sum); not drawn."""
-        return cls(source.name, source.store, np.concatenate((np.full(shift, -1, dtype=np.int32), source.ids)))
+        return cls(source.name, source.store, np.concatenate((blanks(shift), source.ids)))
 
     def width(self) -> int:
         return len(self.ids)
@@ -289,7 +289,7 @@ class Row:
         return self
 
     def _widen(self, w: int) -> None:
-        self.ids = np.concatenate([self.ids, np.full(w - len(self.ids), -1, dtype=np.int32)])
+        self.ids = np.concatenate([self.ids, blanks(w - len(self.ids))])
 
     def text(self) -> str:
         return symbols_text(self.store.sym, self.ids)
@@ -441,7 +441,7 @@ class Sheet:
         if prefix:
             top, placed = counts, None
             first = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld], ids=False)
-            at = (np.cumsum(counts) - counts + first).tolist()  # each row's first cell
+            at, made = (np.cumsum(counts) - counts).tolist(), np.arange(first, first + len(syms), dtype=np.int32)
         else:
             bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted)
             top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past its last column
@@ -455,10 +455,10 @@ class Sheet:
         for s, (row, lo, k) in enumerate(zip(targets, np.asarray(starts).tolist(), top.tolist())):
             if row is None or k == 0:
                 continue
-            new = np.arange(at[s], at[s] + k, dtype=np.int32) if placed is None else placed[s, :k]
+            new = made[at[s] : at[s] + k] if placed is None else placed[s, :k]  # (each row's first cell: at[s])
             hi, n0 = lo + k, len(row.ids)
             if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
-                row.ids = np.concatenate((row.ids, np.full(lo - n0, -1, dtype=np.int32), new))
+                row.ids = np.concatenate((row.ids, blanks(lo - n0), new))
                 continue
             if hi > n0:
                 row._widen(hi)
