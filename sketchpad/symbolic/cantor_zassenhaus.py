@@ -32,6 +32,9 @@ from .modp import (
 from .poly import Poly, mod_eval_many
 
 SEED = 20261201
+# up to this degree the gcds for every d <= n/2 run side by side, each with f (far fewer batches);
+# above it their operations (about n^3 / 2) outweigh that, and each d waits for the smaller rest
+EVERY_DEGREE = 12
 
 
 def _x(ctx, var: str) -> Poly:
@@ -89,6 +92,14 @@ def distinct_degree_many(items: list, rests: bool = True) -> list:
         rows = reduce_mod_many([(mats[i][0], mats[i][2][-1].shift(items[i][2])) for i in grow])
         for i, row in zip(grow, rows):
             mats[i][2].append(row)
+    every = [i for i in run if items[i][0].degree <= EVERY_DEGREE]
+    _every_degree(items, every, mats, rests, out)
+    _degree_by_degree(items, [i for i in run if i not in every], mats, out)
+    return out
+
+
+def _every_degree(items: list, run: list, mats: dict, rests: bool, out: list) -> None:
+    """distinct_degree_many's answers for the problems `run`, every d at once (into `out`)."""
     # h_d = x^(p^d) mod f for d <= n/2; G_d = gcd(h_d - x, f), the product of the factors of
     # degree dividing d, for every d and every prime side by side (one lockstep Euclid)
     hs = {i: [mats[i][1]] for i in run}
@@ -112,7 +123,38 @@ def distinct_degree_many(items: list, rests: bool = True) -> list:
         k = f.degree - sum(F.degree for _, F in found[i])
         # one irreducible factor of degree > n/2 is left (all of f when none was found)
         out[i] = found[i] + ([(k, rest.get(i, f if not found[i] else None))] if k > 0 else []), mats[i][2]
-    return out
+
+
+def _degree_by_degree(items: list, run: list, mats: dict, out: list) -> None:
+    """distinct_degree_many's answers for the problems `run`, one d after another (into `out`)."""
+    # h_d = x^(p^d) mod f; gcd(h_d - x, rest) is the product of the factors of degree d once
+    # those of smaller degree are divided out of rest, and once deg rest < 2(d + 1) what is
+    # left is irreducible: a loop stops there (for f with small factors, long before n/2).
+    # Every prime's loop advances in the same batches.
+    st = {i: [items[i][0], mats[i][1], 1, []] for i in run}  # rest, h_d, d, [(d, F_d)]
+    live = [i for i in run if 2 <= items[i][0].degree]
+    while live:
+        Ps = [items[i][1] for i in live]
+        hr = {i: st[i][1] for i in live}
+        move = [i for i in live if st[i][0] is not items[i][0]]  # h mod rest, once rest is smaller
+        for i, (_, r) in zip(move, divmod_many([(hr[i], st[i][0]) for i in move], [items[i][1] for i in move])):
+            hr[i] = r
+        diffs = sub_many([(hr[i], mats[i][3]) for i in live], Ps)
+        gs = gcd_many([(g, st[i][0]) for i, g in zip(live, diffs)], Ps, [items[i][2] for i in live])
+        split = [(i, g) for i, g in zip(live, gs) if g.degree > 0]
+        for (i, g), (q, _) in zip(
+            split, divmod_many([(st[i][0], g) for i, g in split], [items[i][1] for i, _ in split])
+        ):
+            st[i][3].append((st[i][2], g))
+            st[i][0] = q
+        for i in live:
+            st[i][2] += 1
+        live = [i for i in live if 2 * st[i][2] <= st[i][0].degree]
+        for i, h in zip(live, _frobenius_many([(st[i][1], mats[i][2], items[i][1]) for i in live])):
+            st[i][1] = h
+    for i in run:
+        rest, _, _, found = st[i]
+        out[i] = found + ([(rest.degree, rest)] if rest.degree > 0 else []), mats[i][2]
 
 
 def _rests(items: list, Ps: list) -> list:

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from .cantor_zassenhaus import distinct_degree, distinct_degree_many, factor_mod_p, monic_mod_p
+from .cantor_zassenhaus import EVERY_DEGREE, distinct_degree, distinct_degree_many, factor_mod_p, monic_mod_p
 from .hensel import lifts
 from .integer import batch
 from .intfactor import PRIMES
@@ -93,7 +93,8 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
             continue
         q = pool.pop(0)
         if q not in ready:  # the first two primes side by side: most f need a second one
-            group = [q] + (pool[: PAIRED - 1] if tried == 0 and base is None else [])
+            paired = tried == 0 and base is None and n <= EVERY_DEGREE  # larger: operations dominate
+            group = [q] + (pool[: PAIRED - 1] if paired else [])
             Ps = [ctx.const(r, "a small prime for factoring mod p") for r in group]
             fms = monic_many(reduce_many([f] * len(group), Ps), Ps, group)
             for r, R, fr, dd in zip(group, Ps, fms, distinct_degree_many(list(zip(fms, Ps, group)), rests=False)):
