@@ -34,7 +34,7 @@ from .poly import Poly, mod_eval_many
 SEED = 20261201
 # up to this degree the gcds for every d <= n/2 run side by side, each with f (far fewer batches);
 # above it their operations (about n^3 / 2) outweigh that, and each d waits for the smaller rest
-EVERY_DEGREE = 12
+EVERY_DEGREE = 10
 
 
 def _x(ctx, var: str) -> Poly:
