@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sketchpad import cli
 from sketchpad import symbolic as symbolic_pkg
 from sketchpad.symbolic import Context, factor, parse_poly, solve
-from sketchpad.symbolic.cantor_zassenhaus import factor_mod_p, monic_mod_p
+from sketchpad.symbolic.cantor_zassenhaus import distinct_degree, distinct_degree_many, factor_mod_p, monic_mod_p
 from sketchpad.symbolic.squarefree import yun
 
 from symbolic_helpers import X, assert_factors_match
@@ -61,6 +61,41 @@ def test_factoring_mod_p_matches_sympy():
             for _ in range(m)
         )
         assert got == want
+
+
+def _sympy_factors_mod(text: str, p: int) -> list:
+    sf = sympy.Poly(_sym(text), X, modulus=p).factor_list()[1]
+    return sorted(
+        tuple(int(c) % p for c in sympy.Poly(g.as_expr(), X, modulus=p).monic().all_coeffs())
+        for g, m in sf
+        for _ in range(m)
+    )
+
+
+def test_distinct_degree_of_several_primes_side_by_side():
+    # degree 10 (every d at once) and 14 (one d after another); the leftover factor of degree
+    # > n/2 comes as None with rests=False, and factor_mod_p divides it out
+    for text in (
+        "47*x^10 - 91*x^9 + 10*x^8 + 24*x^7 + 48*x^6 - 96*x^5 - 47*x^4 + 19*x^3 + 26*x^2 - 28*x + 68",
+        "(x^2 + 1)*(x^5 - x - 1)*(x^7 + 3*x + 5)",
+    ):
+        primes = [p for p in (3, 5, 7, 11, 13) if sympy.Poly(_sym(text), X, modulus=p).is_sqf]
+        primes = [p for p in primes if int(sympy.Poly(_sym(text), X).LC()) % p][:3]
+        assert len(primes) >= 2
+        ctx = Context("reference")
+        f = parse_poly(ctx, text)
+        items = [(monic_mod_p(f, ctx.const(p, "p"), p), ctx.const(p, "p"), p) for p in primes]
+        before = ctx.batches
+        together = distinct_degree_many(items, rests=False)
+        side_by_side = ctx.batches - before
+        before = ctx.batches
+        apart = [distinct_degree(*it) for it in items]
+        assert side_by_side < ctx.batches - before
+        for (fm, P, p), (parts, pw), (want, _) in zip(items, together, apart):
+            assert [d for d, _ in parts] == [d for d, _ in want]
+            assert all(F is None or str(F) == str(G) for (_, F), (_, G) in zip(parts, want))
+            got = sorted(tuple(g.coeffs()) for g in factor_mod_p(fm, P, p, (parts, pw)))
+            assert got == _sympy_factors_mod(text, p)
 
 
 def test_factoring_mod_p_is_reproducible():

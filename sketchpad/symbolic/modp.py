@@ -3,7 +3,8 @@ every coefficient operation on the sheet.
 
 A polynomial mod m is an ordinary `Poly` whose coefficients are residues in [0, m).  The
 functions here take *lists* of independent problems and advance them side by side, so one batch
-of forward passes serves all of them (integer.batch, hence Context.batching is respected):
+of forward passes serves all of them (integer.batch, hence Context.batching is respected); a
+modulus may be one per problem (a list), so problems modulo several primes advance together:
 
 * `mul_many`: all coefficient products of all pairs in one batch, the sums as batched trees,
   then one batch of reductions;
@@ -22,16 +23,22 @@ structural Python int (it counts residues), entering the audit as a recorded lit
 from __future__ import annotations
 
 from .integer import Z, batch, products, sums
-from .poly import Poly, mods, reduce_all
+from .poly import Poly, minus_many, mods, reduce_all
 
 
 def residues(ctx, p: int) -> list[Z]:
     return [ctx.const(r, "a residue mod a small prime") for r in range(p)]
 
 
-def reduce_many(polys: list, m: Z) -> list:
+def each(m, k: int) -> list:
+    """A modulus per item: m itself when it is a list (one per problem), else m k times (the
+    functions here take either, so problems modulo different primes advance side by side)."""
+    return list(m) if isinstance(m, list) else [m] * k
+
+
+def reduce_many(polys: list, m) -> list:
     """[g mod m] for every g, all coefficients in one batch of divisions."""
-    return reduce_all([(g, m) for g in polys])
+    return reduce_all(list(zip(polys, each(m, len(polys)))))
 
 
 def sum_terms(n: int, items) -> list[dict]:
@@ -48,7 +55,7 @@ def sum_terms(n: int, items) -> list[dict]:
 
 def sub_many(pairs: list, m: Z) -> list:
     """[(a - b) mod m], one batch of differences and one of reductions."""
-    return reduce_many([a - b for a, b in pairs], m)
+    return reduce_many(minus_many([(a, b.terms) for a, b in pairs]), m)
 
 
 def mul_many(pairs: list, m: Z) -> list:
@@ -68,35 +75,49 @@ def mul_many(pairs: list, m: Z) -> list:
 def scale_many(pairs: list, m: Z) -> list:
     """[(c * g) mod m] for (g, c)."""
     flat = [(x, c) for g, c in pairs for x in g.terms.values()]
-    prod = iter(mods(products(flat), m))
+    ms = [q for (g, _), q in zip(pairs, each(m, len(pairs))) for _ in g.terms]
+    prod = iter(mods(products(flat), ms))
     return [g._new({k: next(prod) for k in g.terms}) for g, _ in pairs]
 
 
-def inverse_many(values: list, P: Z, p: int) -> list:
-    """[a^-1 mod p] for residues a in [1, p) of a small prime p: a^(p-2) by square and multiply
-    (Fermat), all values side by side, about 4 log2(p) operations each (trying every b with
+def inverse_many(values: list, P, p) -> list:
+    """[a^-1 mod p] for residues a in [1, p) of small primes p (P, p: one, or a list of one per
+    value): a^(p-2) by square and multiply (Fermat), all values side by side, the product and
+    the square of a step in one batch, about 4 log2(p) operations each (trying every b with
     a*b = 1 costs 2(p - 1)); a zero result means a = 0, which has no inverse."""
     if not values:
         return []
-    out, base, e = None, list(values), p - 2  # a structural exponent
-    while e:
-        if e & 1:
-            out = base if out is None else mods(products(list(zip(out, base))), P)
-        e >>= 1
-        if e:
-            base = mods(products([(b, b) for b in base]), P)
-    out = out if out is not None else list(values)  # p = 2: the only residue 1 is its own inverse
-    for a, r in zip(values, out):
+    k = len(values)
+    Ps, es = each(P, k), [q - 2 for q in each(p, k)]  # structural exponents
+    out, base = [None] * k, list(values)
+    while any(es):
+        ops, keys = [], []
+        for i in range(k):
+            if es[i] & 1:
+                if out[i] is None:
+                    out[i] = base[i]
+                else:
+                    ops.append((out[i], base[i]))
+                    keys.append(("out", i))
+            es[i] >>= 1
+            if es[i]:
+                ops.append((base[i], base[i]))
+                keys.append(("base", i))
+        for (which, i), v in zip(keys, mods(products(ops), [Ps[i] for _, i in keys])):
+            (out if which == "out" else base)[i] = v
+    out = [v if v is not None else a for v, a in zip(out, values)]  # p = 2: 1 is its own inverse
+    for a, r, q in zip(values, out, each(p, k)):
         if r.is_zero:
-            raise ArithmeticError(f"{a} has no inverse mod {p}")
+            raise ArithmeticError(f"{a} has no inverse mod {q}")
     return out
 
 
-def monic_many(polys: list, P: Z, p: int) -> list:
-    """Every nonzero g mod p scaled to leading coefficient 1."""
-    need = [g for g in polys if not g.lc.is_one]
-    invs = iter(inverse_many([g.lc for g in need], P, p))
-    scaled = iter(scale_many([(g, next(invs)) for g in need], P))
+def monic_many(polys: list, P, p) -> list:
+    """Every nonzero g mod p scaled to leading coefficient 1 (P, p: one, or one per g)."""
+    mods_ = list(zip(each(P, len(polys)), each(p, len(polys))))
+    need = [i for i, g in enumerate(polys) if not g.lc.is_one]
+    invs = iter(inverse_many([polys[i].lc for i in need], [mods_[i][0] for i in need], [mods_[i][1] for i in need]))
+    scaled = iter(scale_many([(polys[i], next(invs)) for i in need], [mods_[i][0] for i in need]))
     return [g if g.lc.is_one else next(scaled) for g in polys]
 
 
@@ -107,19 +128,19 @@ def divmod_many(pairs: list, m: Z) -> list:
     division instead of one per coefficient); the others take the products t*b_i unreduced
     (each below m^2, so they grow by one or two digits) and are reduced once at the end."""
     state = []
-    for a, b in pairs:
-        top = a.degree
-        state.append([{}, dict(a.terms), b, top])  # quotient, remainder (unreduced), divisor, next degree
+    for (a, b), q in zip(pairs, each(m, len(pairs))):
+        # quotient, remainder (unreduced), divisor, next degree, modulus
+        state.append([{}, dict(a.terms), b, a.degree, q])
     while True:
         active = [st for st in state if st[3] >= st[2].degree]
         if not active:
             break
         live = [st for st in active if st[3] in st[1]]
-        for st, t in zip(live, mods([st[1][st[3]] for st in live], m)):
+        for st, t in zip(live, mods([st[1][st[3]] for st in live], [st[4] for st in live])):
             st[1][st[3]] = t
         work = []
         for st in active:
-            q, r, b, k = st
+            q, r, b, k, _ = st
             t = r.pop(k, None)
             st[3] = k - 1
             if t is None or t.is_zero:
@@ -138,16 +159,18 @@ def divmod_many(pairs: list, m: Z) -> list:
         for (r, k, _), v in zip(subs, batch(ops)):
             r[k] = v
     out = []
-    for (a, _), (q, r, _, _) in zip(pairs, state):
+    for (a, _), (q, r, _, _, _) in zip(pairs, state):
         out.append((a._new(q), a._new(r)))
     rems = reduce_many([r for _, r in out], m)
     return [(q, r) for (q, _), r in zip(out, rems)]
 
 
-def gcd_many(pairs: list, P: Z, p: int) -> list:
-    """Monic gcd mod p of every pair, all Euclidean sequences in lockstep with pseudo-remainders
-    lc(b)*a - lc(a)*x^k*b (no inverse until the final normalisation)."""
-    state = [[a, b] for a, b in pairs]
+def gcd_many(pairs: list, P, p) -> list:
+    """Monic gcd mod p of every pair (P, p: one, or one per pair), all Euclidean sequences in
+    lockstep with pseudo-remainders lc(b)*a - lc(a)*x^k*b (no inverse until the final
+    normalisation)."""
+    mods_ = list(zip(each(P, len(pairs)), each(p, len(pairs))))
+    state = [[a, b, q] for (a, b), q in zip(pairs, mods_)]
     while True:
         active = [s for s in state if not s[1].is_zero]
         if not active:
@@ -160,21 +183,21 @@ def gcd_many(pairs: list, P: Z, p: int) -> list:
         if not work:
             break
         flat = []
-        for a, b in work:
+        for a, b, _ in work:
             flat += [(c, b.lc) for c in a.terms.values()] + [(c, a.lc) for c in b.terms.values()]
         prod = iter(products(flat))
         diffs = []
-        for a, b in work:
+        for a, b, _ in work:
             k = a.degree - b.degree
             sa = a._new({e: next(prod) for e in a.terms})
             sb = {e + k: next(prod) for e in b.terms}
-            diffs.append(sa._minus(sb))
-        for s, r in zip(work, reduce_many(diffs, P)):
+            diffs.append((sa, sb))
+        for s, r in zip(work, reduce_many(minus_many(diffs), [s[2][0] for s in work])):
             # a <- pseudo-remainder step; when its degree falls below b's, the pair turns round
             s[0] = r
-    gs = [a if b.is_zero else b for a, b in state]
-    nz = [g for g in gs if not g.is_zero]
-    monic = iter(monic_many(nz, P, p))
+    gs = [a if b.is_zero else b for a, b, _ in state]
+    nz = [i for i, g in enumerate(gs) if not g.is_zero]
+    monic = iter(monic_many([gs[i] for i in nz], [mods_[i][0] for i in nz], [mods_[i][1] for i in nz]))
     return [next(monic) if not g.is_zero else g for g in gs]
 
 
@@ -203,38 +226,18 @@ class Modulus:
     polynomials (or a reduced polynomial shifted by up to upto - n + 1) is reduced by one
     product batch, one sum tree and one reduction batch."""
 
-    def __init__(self, f: Poly, m: Z, upto: int = 0):
+    def __init__(self, f: Poly, m: Z, upto: int = 0, table: dict | None = None):
         self.f, self.m, self.n = f, m, f.degree
-        n = f.degree
-        lower = f._new({e: v for e, v in f.terms.items() if e != n})
-        top = reduce_many([-lower], m)[0]  # x^n = -(f - x^n) mod f
-        raw = {n: top}
-        cur = top
-        for j in range(n + 1, max(2 * n - 1, upto + 1)):  # x^j = x * x^(j-1): only the spilled coefficient is
-            cur = cur.shift(1)  # reduced on the way, every row once at the end
-            c = cur.coeff(n)
-            if c is not None:  # x^n -> x^n mod f
-                (c,) = mods([c], m)
-                low = cur._new({e: v for e, v in cur.terms.items() if e != n})
-                if c.is_zero:
-                    cur = low
-                else:
-                    cur = low + low._new(dict(zip(top.terms, products([(v, c) for v in top.terms.values()]))))
-            raw[j] = cur
-        self.table = dict(zip(raw, reduce_many(list(raw.values()), m)))
+        self.table = table if table is not None else _tables([(f, m, upto)])[0]
+
+    @classmethod
+    def many(cls, items: list) -> list:
+        """[Modulus(f, m, upto)] for (f, m, upto), their tables made side by side."""
+        return [cls(f, m, upto, t) for (f, m, upto), t in zip(items, _tables(items))]
 
     def reduce_many(self, polys: list) -> list:
         """[g mod f] for g of degree <= max(2n - 2, upto) (coefficients already reduced mod m)."""
-        flat, keys = [], []
-        for i, g in enumerate(polys):
-            for k, c in g.terms.items():
-                if k >= self.n:
-                    for e, v in self.table[k].terms.items():
-                        keys.append((i, e))
-                        flat.append((c, v))
-        low = [((i, k), c) for i, g in enumerate(polys) for k, c in g.terms.items() if k < self.n]
-        out = sum_terms(len(polys), low + list(zip(keys, products(flat))))
-        return reduce_many([g._new(t) for g, t in zip(polys, out)], self.m)
+        return reduce_mod_many([(self, g) for g in polys])
 
     def mul_many(self, pairs: list) -> list:
         return self.reduce_many(mul_many(pairs, None))
@@ -250,6 +253,58 @@ class Modulus:
             if e:
                 base = self.mul_many([(base, base)])[0]
         return result if result is not None else Poly.const(self.m.ctx.const(1, "one"), g.var)
+
+
+def _tables(items: list) -> list:
+    """{j: x^j mod f} for j = n .. max(2n-2, upto), for every (f, m, upto), all side by side:
+    x^j = x * x^(j-1), only the spilled coefficient reduced on the way, every row at the end."""
+    ns = [f.degree for f, _, _ in items]
+    ms = [m for _, m, _ in items]
+    lowers = [{e: v for e, v in f.terms.items() if e != n} for (f, _, _), n in zip(items, ns)]
+    tops = reduce_many(minus_many([(f._new({}), low) for (f, _, _), low in zip(items, lowers)]), ms)
+    raws = [{n: t} for n, t in zip(ns, tops)]  # x^n = -(f - x^n) mod f
+    ends = [max(2 * n - 1, upto + 1) for n, (_, _, upto) in zip(ns, items)]
+    curs = list(tops)
+    j = 1
+    while any(n + j < e for n, e in zip(ns, ends)):
+        live = [i for i, (n, e) in enumerate(zip(ns, ends)) if n + j < e]
+        for i in live:
+            curs[i] = curs[i].shift(1)
+        spill = [i for i in live if curs[i].coeff(ns[i]) is not None]  # x^n -> x^n mod f
+        cs = dict(zip(spill, mods([curs[i].coeff(ns[i]) for i in spill], [ms[i] for i in spill])))
+        for i in spill:
+            curs[i] = curs[i]._new({e: v for e, v in curs[i].terms.items() if e != ns[i]})
+        move = [i for i in spill if not cs[i].is_zero]
+        prod = iter(products([(v, cs[i]) for i in move for v in tops[i].terms.values()]))
+        adds = [(i, k, next(prod)) for i in move for k in tops[i].terms]
+        ops = [("+", curs[i].terms[k], v) for i, k, v in adds if k in curs[i].terms]
+        summed = iter(batch(ops))
+        new = {i: dict(curs[i].terms) for i in move}
+        for i, k, v in adds:
+            new[i][k] = next(summed) if k in curs[i].terms else v
+        for i in move:
+            curs[i] = curs[i]._new(new[i])
+        for i in live:
+            raws[i][ns[i] + j] = curs[i]
+        j += 1
+    rows = reduce_many([g for r in raws for g in r.values()], [m for r, m in zip(raws, ms) for _ in r])
+    it = iter(rows)
+    return [{k: next(it) for k in r} for r in raws]
+
+
+def reduce_mod_many(items: list) -> list:
+    """[g mod M.f] for (M, g), M a Modulus (g as in Modulus.reduce_many): every item's products
+    in one batch, its sums in the same trees, one batch of reductions, whatever its modulus."""
+    flat, keys = [], []
+    for i, (M, g) in enumerate(items):
+        for k, c in g.terms.items():
+            if k >= M.n:
+                for e, v in M.table[k].terms.items():
+                    keys.append((i, e))
+                    flat.append((c, v))
+    low = [((i, k), c) for i, (M, g) in enumerate(items) for k, c in g.terms.items() if k < M.n]
+    out = sum_terms(len(items), low + list(zip(keys, products(flat))))
+    return reduce_many([g._new(t) for (_, g), t in zip(items, out)], [M.m for M, _ in items])
 
 
 def inverse(a: Z, m: Z) -> Z | None:

@@ -354,9 +354,10 @@ def powers(xs: list, n: int) -> list:
 
 
 # modular helpers, batched: what modular arithmetic (Hensel lifting, tests mod p) builds on
-def mods(values: list, m: Z) -> list:
-    """[v mod m for v in values], one batch."""
-    return [r for _, r in batch([("//", v, m) for v in values])]
+def mods(values: list, m) -> list:
+    """[v mod m for v in values], one batch (m a Z, or a list: one modulus per value)."""
+    ms = m if isinstance(m, list) else [m] * len(values)
+    return [r for _, r in batch([("//", v, q) for v, q in zip(values, ms)])]
 
 
 def mod_eval_many(pairs: list, m: Z) -> list:
@@ -382,6 +383,18 @@ def mod_eval_many(pairs: list, m: Z) -> list:
     prod = iter(mods(products(flat), m))
     groups = [[next(prod) if k else c for k, c in ci.items()] or [m.ctx.const(0, "zero")] for ci in cs]
     return mods(sums(groups), m)
+
+
+def minus_many(items: list) -> list:
+    """[g - sum_k sub[k] x^k for (g, sub)], every difference of every polynomial in one batch."""
+    ops = [("-", g.terms[k], v) if k in g.terms else ("neg", v) for g, sub in items for k, v in sub.items()]
+    res = iter(batch(ops))
+    out = []
+    for g, sub in items:
+        terms = dict(g.terms)
+        terms.update((k, next(res)) for k in sub)
+        out.append(g._new(terms))
+    return out
 
 
 def reduce_all(polys: list) -> list:

@@ -20,7 +20,7 @@ from .heugcd import heu_gcd
 from .integer import Z, batch, product_all, products
 from .intfactor import PRIMES, TRIAL_LIMIT, divisors, trial_factor
 from .modp import inverse, symmetric_many
-from .poly import Poly, mod_eval_many, mods, reduce_all
+from .poly import Poly, minus_many, mod_eval_many, mods, reduce_all
 from .rational import Q
 
 # auto prefers Hensel lifting beyond these (it costs fewer operations); an explicit
@@ -94,7 +94,8 @@ def squarefree_primes(f: Poly, primes: list[int], first: bool = False, at_most: 
         for (a, b, k), sa in zip(steps, scaled_a):
             sb = flat[at : at + len(b.terms)]
             at += len(b.terms)
-            diffs.append(a._new(dict(zip(a.terms, sa)))._minus(dict(zip((e + k for e in b.terms), sb))))
+            diffs.append((a._new(dict(zip(a.terms, sa))), dict(zip((e + k for e in b.terms), sb))))
+        diffs = minus_many(diffs)  # every prime's differences in one batch
         reduced = reduce_all([(r, P[0]) for r, (_, _, P) in zip(diffs, state)])
         # the remainder sequence moves on once the pseudo-remainder's degree drops below b's;
         # a zero remainder with b of positive degree: the gcd is b, not 1 (dropped)

@@ -5,8 +5,8 @@
    subsets of the modular degrees).  The intersection over the primes tried is the set of
    degrees a factor over Z can have ("degree pruning"); when it holds no degree strictly
    between 0 and n, f is irreducible and nothing more is needed (up to five primes, stopping
-   when one rules out no further degree).  Of the primes tried, the one with the fewest
-   modular factors is used.
+   when one rules out no further degree; the first two side by side, in the same batches).
+   Of the primes tried, the one with the fewest modular factors is used.
 2. The factors mod p (Cantor-Zassenhaus) are lifted to M = p^K > 2B (hensel.py), with
    B = C(n-1, floor((n-1)/2)) * (isqrt(sum a_i^2) + 1): every coefficient of the candidate
    lc(f)/lc(g) * g of any proper factor g is at most B in size (see _bound).
@@ -21,10 +21,11 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from .cantor_zassenhaus import distinct_degree, factor_mod_p, monic_mod_p
+from .cantor_zassenhaus import EVERY_DEGREE, distinct_degree, distinct_degree_many, factor_mod_p, monic_mod_p
 from .hensel import lifts
 from .integer import batch
 from .intfactor import PRIMES
+from .modp import monic_many, reduce_many
 from .poly import Poly
 from .recombine import Piece, factor_bound, search
 from .roots import squarefree_primes
@@ -33,6 +34,7 @@ MAX_PRIMES = 5  # primes whose degree patterns are compared (a DDF mod p costs f
 MANY_FACTORS = 8  # ... and none after a first prime giving this many (an irreducible f rarely does)
 FEW_FACTORS = 4  # ... unless one already gives this few modular factors (after two primes)
 CANDIDATE_PRIMES = [q for q in PRIMES if q > 2][:40]
+PAIRED = 2  # primes whose distinct-degree factorisations run side by side at first
 
 
 def factor_squarefree(
@@ -82,6 +84,7 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
     pool = list(primes or [])
     # the caller tried the primes below its largest good one already (in order): skip them
     rest = [q for q in CANDIDATE_PRIMES if q > max(pool, default=0)]
+    ready: dict = {}  # q -> (P, f mod q monic, its distinct-degree factorisation)
     while tried < MAX_PRIMES:
         if not pool:
             if not rest:
@@ -89,10 +92,15 @@ def _factor(f: Poly, primes: list[int] | None, step: int, base: Poly | None, roo
             pool, rest = squarefree_primes(f, rest[:8], at_most=2), rest[8:]  # side by side, 2 at a time
             continue
         q = pool.pop(0)
-        P = ctx.const(q, "a small prime for factoring mod p")
-        fm = monic_mod_p(f, P, q)
-        ddf = distinct_degree(fm, P, q)
-        degrees = [d for d, F in ddf[0] for _ in range(F.degree // d)]
+        if q not in ready:  # the first two primes side by side: most f need a second one
+            paired = tried == 0 and base is None and n <= EVERY_DEGREE  # larger: operations dominate
+            group = [q] + (pool[: PAIRED - 1] if paired else [])
+            Ps = [ctx.const(r, "a small prime for factoring mod p") for r in group]
+            fms = monic_many(reduce_many([f] * len(group), Ps), Ps, group)
+            for r, R, fr, dd in zip(group, Ps, fms, distinct_degree_many(list(zip(fms, Ps, group)), rests=False)):
+                ready[r] = (R, fr, dd)
+        P, fm, ddf = ready.pop(q)
+        degrees = [d for d, F in ddf[0] for _ in range(F.degree // d if F is not None else 1)]
         sums_ = {d for d in _subset_sums(degrees) - ({1, n - 1} if rootless else set()) if d % step == 0}
         before = allowed
         allowed = sums_ if allowed is None else allowed & sums_
