@@ -108,6 +108,29 @@ def one(name: str, stepper_name: str) -> dict:
     }
 
 
+def warm(name: str, solves: int) -> str:
+    """One process, a warm-up solve, then `solves` solves of one problem: runtime against model."""
+    sys.set_int_max_str_digits(0)
+    expr, want = expression(name)
+    limits = Limits(max_quadratic_digits=20_000, quadratic_digits=())
+    stepper = sketchpad.steppers.get()
+    sketchpad.solve("12*34", stepper)
+    rows = []
+    for _ in range(solves):
+        t0 = time.perf_counter()
+        sol = sketchpad.solve(expr, stepper, limits=limits)
+        total = time.perf_counter() - t0
+        if sol.value != want:
+            raise SystemExit(f"{name}: WRONG answer")
+        rows.append((total - sol.stepper_seconds, sol.stepper_seconds))
+    rt, md = sorted(r for r, _ in rows), sorted(m for _, m in rows)
+    return (
+        f"{title(name)}, warm, {solves} solves in one process (load {load()}): runtime min {rt[0]:.3f} s, "
+        f"median {rt[solves // 2]:.3f} s; model min {md[0]:.3f} s, median {md[solves // 2]:.3f} s; "
+        f"runtime <= model in {sum(r <= m for r, m in rows)} of {solves}"
+    )
+
+
 def server_memory() -> dict:
     """A server (in this process: its RSS is the server's) solving a 2,000 x 2,000 product:
     RSS before, the peak while it solved, RSS after; and a request over the memory budget."""
@@ -191,11 +214,16 @@ def main(argv=None) -> int:
     ap.add_argument("--limits", action="store_true", help="only the sizes the --max-digits limits were set from")
     ap.add_argument("--out", type=Path, help="write the Markdown table here")
     ap.add_argument("--server", action="store_true", help="only the server's memory around a 2,000 x 2,000 product")
+    ap.add_argument("--warm", type=int, metavar="N", help="N solves of each problem in one warm process instead")
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--stepper", default="model", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
         print(json.dumps(one(args.one, args.stepper)))
+        return 0
+    if args.warm:
+        for name in [n for n in args.problems.split(",") if n]:
+            print(warm(name, args.warm))
         return 0
     if args.server:
         d = server_memory()
