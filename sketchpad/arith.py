@@ -108,7 +108,7 @@ class Arithmetic:
         return self._run("gcd", a, b)
 
 
-OPS = tuple(op for op in OPERATIONS if op != "%")
+OPS = tuple(op for op in OPERATIONS if op != "%")  # `//` answers (quotient, remainder) here
 _CORE: list = []
 
 
@@ -121,4 +121,4 @@ def _core() -> SimpleNamespace:
         from .sheet import Worksheet  # lazy: numpy, as solve.py's
 
         _CORE.append(SimpleNamespace(Num=Num, operand_of=operand_of, Run=Run, together=together, Worksheet=Worksheet))
-    return _CORE[0]  # `//` answers (quotient, remainder) here
+    return _CORE[0]

@@ -152,22 +152,6 @@ def _syms_of(sym: np.ndarray, rows: list, scans: list, total: int) -> np.ndarray
     return out
 
 
-def cell_ids(row: Row, lo: int, hi: int) -> np.ndarray:
-    """Cell indices of columns lo..hi-1 of a row (-1, read as blank, outside it)."""
-    ids, w = row.ids, len(row.ids)
-    if 0 <= lo and hi <= w:
-        return ids[lo:hi]
-    out = np.empty(max(0, hi - lo), dtype=np.int32)
-    a, b = max(lo, 0), min(hi, w)
-    if a < b:
-        out[: a - lo] = -1
-        out[a - lo : b - lo] = ids[a:b]
-        out[b - lo :] = -1
-    else:
-        out[:] = -1
-    return out
-
-
 _STATE_CODES: dict = {}
 _STATE_BASES: dict = {}
 

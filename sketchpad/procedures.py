@@ -135,9 +135,7 @@ def _row(sheet: Sheet, name: str, num: Num | None = None, cells=None, offset=0) 
 def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
     """x + y from column `start` up (columns below it are x's cells, shared)."""
     carry, out = _sum_rows(sheet, x, name, start, offset)
-    step, _ = yield from scan(ADD, x, y, carry, out, start)
-    expect(step, (HALT,), "addition")
-    return out
+    return (yield from _added(x, y, carry, out, start))
 
 
 def _sum_rows(sheet: Sheet, x: Row, name: str, start: int, offset: int) -> tuple:

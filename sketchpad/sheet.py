@@ -363,11 +363,8 @@ class Sheet:
         if len(cols) == 0:
             return
         if type(rows) is list and len(row.ids) <= 64:  # a short walk's few cells: plain Python
-            steps, fields, k, store, n = batch.listed(), step_fields(), 0 if fld == "sym" else 1, row.store, len(rows)
-            first = store._alloc(n)
-            store.sym[first : first + n] = [fields[steps[r]][k] for r in rows]
-            store.src[first : first + n] = rows
-            store._runs.append((first, batch.index, FIELDS[fld], -1))
+            steps, fields, k, n = batch.listed(), step_fields(), 0 if fld == "sym" else 1, len(rows)
+            first = row.store._written([fields[steps[r]][k] for r in rows], rows, batch.index, FIELDS[fld], ids=False)
             n0, top = len(row.ids), cols[-1] + 1
             if cols[0] == n0 and top - n0 == n:  # the columns just above the row's (the usual case)
                 new = np.arange(first, first + n, dtype=np.int32)
