@@ -22,7 +22,7 @@ from .modp import (
     divmod_many,
     gcd_many,
     monic_many,
-    mul_many,
+    product_many,
     reduce_many,
     reduce_mod_many,
     residues,
@@ -159,7 +159,7 @@ def _degree_by_degree(items: list, run: list, mats: dict, out: list) -> None:
 
 def _rests(items: list, Ps: list) -> list:
     """f / prod F_d mod P for (f, [(d, F_d)]): the factor of degree > n/2 left over."""
-    prods = _products([[F for _, F in parts] for _, parts in items], Ps)
+    prods = product_many([[F for _, F in parts] for _, parts in items], Ps)
     return [q for q, _ in divmod_many([(f, g) for (f, _), g in zip(items, prods)], Ps)]
 
 
@@ -184,18 +184,6 @@ def _divide_out(cur: dict, Ps: dict) -> dict:
             cur[key] = q
             todo[key].pop(0)
     return F
-
-
-def _products(lists: list, Ps: list) -> list:
-    """The product of each list of monic polynomials mod its P, trees of batched products."""
-    lists = [list(g) for g in lists]
-    while any(len(g) > 1 for g in lists):
-        pairs = [(i, j) for i, g in enumerate(lists) for j in range(0, len(g) - 1, 2)]
-        prod = iter(mul_many([(lists[i][j], lists[i][j + 1]) for i, j in pairs], [Ps[i] for i, _ in pairs]))
-        lists = [
-            [next(prod) if j + 1 < len(g) else g[j] for j in range(0, len(g), 2)] if len(g) > 1 else g for g in lists
-        ]
-    return [g[0] for g in lists]
 
 
 def _frobenius(h: Poly, pw: list, P) -> Poly:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from .integer import Z, batch, products
-from .modp import divmod_many, inverse, mul_many, reduce_many, xgcd
+from .modp import divmod_many, inverse, mul_many, product_many, reduce_many, xgcd
 from .poly import Poly
 
 
@@ -97,7 +97,7 @@ class _Node:
         left, right = fs[:k], fs[k:]
         if sum(factors[i].degree for i in left) < sum(factors[i].degree for i in right):
             left, right = right, left  # a step costs about 4 deg(g) deg(h) + 2 deg(h)^2 products
-        g, h = _product([factors[i] for i in left], P), _product([factors[i] for i in right], P)
+        (g,), (h,) = product_many([[factors[i] for i in left]], P), product_many([[factors[i] for i in right]], P)
         _, s, _ = xgcd(g, h, P, p)  # s g = 1 mod h: t is never needed
         self.quad = [g, h, s]
         self.left, self.right = _Node(left, factors, P, p), _Node(right, factors, P, p)
@@ -117,14 +117,6 @@ def _exponent(P: Z, p: int, bound: Z) -> int:
     while power <= bound:
         power, K = power * P, K + 1
     return K
-
-
-def _product(polys: list, m: Z) -> Poly:
-    level = list(polys)
-    while len(level) > 1:
-        nxt = mul_many([(level[j], level[j + 1]) for j in range(0, len(level) - 1, 2)], m)
-        level = nxt + ([level[-1]] if len(level) % 2 else [])
-    return level[0]
 
 
 def _lift_gh(items: list, m: Z, ma: Z, mc: Z) -> list:

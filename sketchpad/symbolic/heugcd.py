@@ -36,7 +36,7 @@ def heu_gcd(f: Poly, g: Poly) -> tuple[Poly, Poly, Poly]:
             if out is not None:
                 return out
     h = f.gcd(g)
-    return h, _exact(f, h), _exact(g, h)
+    return h, exact(f, h), exact(g, h)
 
 
 def _point_digits(dmin: int, i: int) -> int:
@@ -100,7 +100,8 @@ def _digits(value, length: int, pw: list) -> list:
     return [out[k] for k in range(length)]
 
 
-def _exact(f: Poly, g: Poly) -> Poly:
+def exact(f: Poly, g: Poly) -> Poly:
+    """f / g for a known divisor g (a gcd of f), or an internal error."""
     q = f.exact_quotient(g)
     if q is None:
         raise ArithmeticError(f"internal error: the gcd {g} does not divide {f}")

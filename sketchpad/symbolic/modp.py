@@ -7,7 +7,7 @@ of forward passes serves all of them (integer.batch, hence Context.batching is r
 modulus may be one per problem (a list), so problems modulo several primes advance together:
 
 * `mul_many`: all coefficient products of all pairs in one batch, the sums as batched trees,
-  then one batch of reductions;
+  then one batch of reductions (`product_many`: trees of them, for products of many factors);
 * `Modulus`: a monic f with its table x^j mod f (j = n .. 2n-2), so reducing a product is one
   more product batch, sum tree and reduction (no sequential long division);
 * `divmod_many` (monic divisors), `gcd_many` (pseudo-remainders, no inverses on the way) and
@@ -23,17 +23,11 @@ structural Python int (it counts residues), entering the audit as a recorded lit
 from __future__ import annotations
 
 from .integer import Z, batch, products, sums
-from .poly import Poly, minus_many, mods, reduce_all
+from .poly import Poly, each, minus_many, mods, reduce_all
 
 
 def residues(ctx, p: int) -> list[Z]:
     return [ctx.const(r, "a residue mod a small prime") for r in range(p)]
-
-
-def each(m, k: int) -> list:
-    """A modulus per item: m itself when it is a list (one per problem), else m k times (the
-    functions here take either, so problems modulo different primes advance side by side)."""
-    return list(m) if isinstance(m, list) else [m] * k
 
 
 def reduce_many(polys: list, m) -> list:
@@ -163,6 +157,19 @@ def divmod_many(pairs: list, m: Z) -> list:
         out.append((a._new(q), a._new(r)))
     rems = reduce_many([r for _, r in out], m)
     return [(q, r) for (q, _), r in zip(out, rems)]
+
+
+def product_many(lists: list, m) -> list:
+    """The product of each non-empty list of polynomials mod m (one, or one per list): trees of
+    batched products, every list's level in one mul_many."""
+    lists, ms = [list(g) for g in lists], each(m, len(lists))
+    while any(len(g) > 1 for g in lists):
+        pairs = [(i, j) for i, g in enumerate(lists) for j in range(0, len(g) - 1, 2)]
+        prod = iter(mul_many([(lists[i][j], lists[i][j + 1]) for i, j in pairs], [ms[i] for i, _ in pairs]))
+        lists = [
+            [next(prod) if j + 1 < len(g) else g[j] for j in range(0, len(g), 2)] if len(g) > 1 else g for g in lists
+        ]
+    return [g[0] for g in lists]
 
 
 def gcd_many(pairs: list, P, p) -> list:

@@ -354,10 +354,15 @@ def powers(xs: list, n: int) -> list:
 
 
 # modular helpers, batched: what modular arithmetic (Hensel lifting, tests mod p) builds on
+def each(m, k: int) -> list:
+    """A modulus per item: m itself when it is a list (one per problem), else m k times (the
+    modular helpers take either, so problems modulo different primes advance side by side)."""
+    return list(m) if isinstance(m, list) else [m] * k
+
+
 def mods(values: list, m) -> list:
     """[v mod m for v in values], one batch (m a Z, or a list: one modulus per value)."""
-    ms = m if isinstance(m, list) else [m] * len(values)
-    return [r for _, r in batch([("//", v, q) for v, q in zip(values, ms)])]
+    return [r for _, r in batch([("//", v, q) for v, q in zip(values, each(m, len(values)))])]
 
 
 def mod_eval_many(pairs: list, m: Z) -> list:

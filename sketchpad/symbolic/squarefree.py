@@ -15,7 +15,7 @@ Otherwise each gcd is heuristic (heugcd.py), its cofactors the next b_i and c_i.
 
 from __future__ import annotations
 
-from .heugcd import heu_gcd
+from .heugcd import exact, heu_gcd
 from .intfactor import PRIMES
 from .poly import Poly
 from .roots import SQUAREFREE_PRIMES, SQUAREFREE_TRIED, _discriminant, squarefree_primes
@@ -55,7 +55,7 @@ def _yun(f: Poly) -> list[tuple[Poly, int]]:
     while b.degree > 0:
         if d.is_zero:
             a = b.primitive()[1]
-            b, c = _exact(b, a), d
+            b, c = exact(b, a), d
         else:
             a, b, c = heu_gcd(b, d)
         if a.degree > 0:
@@ -65,10 +65,3 @@ def _yun(f: Poly) -> list[tuple[Poly, int]]:
         d = c - b.derivative()
         i += 1
     return out
-
-
-def _exact(f: Poly, g: Poly) -> Poly:
-    q = f.exact_quotient(g)
-    if q is None:
-        raise ArithmeticError(f"internal error: {g} does not divide {f} in the square-free decomposition")
-    return q
