@@ -157,6 +157,7 @@ class SelectScan:
 
 SYM_BIT, FLAG_BIT = 30, 29  # (in _follow_all's codes of followed steps)
 SLICE = 1 << 22  # columns followed at once (a product of thousands of rows goes in slices)
+COMPILED = 1 << 12  # batches of at least this many columns: followed by follow_jit's compiled walk
 WALK = 256  # scans of at most this many columns in all: followed one by one, in Python
 
 
@@ -220,40 +221,21 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         classes[lo : lo + len(pat.grid), : pat.n] = st[batch.steps[r]]
     firsts = lookup[np.array([pat.first for pat in pats], dtype=np.int32)]
     first_cls = np.empty(U, dtype=np.int16)
-    kinds = np.zeros((U, max(L - 1, 0)), dtype=np.int32)
-    tables = {}  # each family's state table, and the patterns that read it
+    koff, tables = [], {}  # each pattern's first row in the tables; each family's patterns
     for u, pat in enumerate(pats):
         p = index[id(pat)][1]
         key = (p.states, p.carry is not None)
         tables.setdefault(key, []).append(u)
-        np.add(pat.kind, grids[id(pat.grid), key[1]][0], out=kinds[u, : pat.w - 1])
+        koff.append(grids[id(pat.grid), key[1]][0])
     for (states_, has_carry), us in tables.items():
         first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
     lengths = np.array([pat.w for pat in pats])
-    states, last, term = follow(Chains(classes, kinds, first_cls, lengths))
-    # Each column's (kind, state + 1) as a flat index into a small table whose slot 0 of every
-    # kind is "not followed" (state -1), and column 0's into a tail of the first columns: the
-    # followed step's output row, with a bit for "has a symbol" and one for "has a flag" above
-    # it (rows < 2**29), by one gather.
-    n1, KN = n + 1, K * (n + 1)
-    at = np.empty((U, L), dtype=np.intp if U * L <= BIG else np.int32)  # (np.take copies others as intp)
-    at[:, 0] = np.arange(KN, KN + U)
-    np.multiply(kinds, n1, out=at[:, 1:])
-    at[:, 1:] += states[:, 1:]
-    at[:, 1:] += 1
-    ext = np.zeros(KN + U, dtype=np.int32)
-    ext[:KN].reshape(K, n1)[:, 1:] = rows
-    ext[KN:] = firsts
-    for bit, table in ((SYM_BIT, STEP_SYM), (FLAG_BIT, STEP_FLAG)):
-        has = np.zeros(KN + U, dtype=np.int32)
-        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
-        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
-        ext |= has << bit
-    code = gather(ext, at)
-    del at, kinds, states  # (their memory serves the arrays below: fresh memory is slow to touch)
     fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
-    masks = [None if all(t is None for t in targets) else _has(code, fld) for fld, _, targets in fields]
-    followed = np.bitwise_and(code, (1 << FLAG_BIT) - 1, out=code)  # the stepper output row of each followed step
+    if int(lengths.sum()) >= COMPILED:
+        followed, masks, last, term = _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
+    else:
+        followed, masks, last, term = _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
+    masks = [None if all(t is None for t in targets) else m for (_, _, targets), m in zip(fields, masks)]
     which = np.array([index[i][0] for i in ids])
     starts = np.array([p.start for p in parts])
     shared, st = [], starts
@@ -287,6 +269,55 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         for e, k, t, w in zip(ends, last.tolist(), term.tolist(), lengths.tolist())
     ]
     return [runs[u] for u in which.tolist()]
+
+
+def _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
+    """The followed steps by numpy passes (chains.follow, then one gather): (followed rows,
+    [symbol mask, flag mask], last, term)."""
+    U, (K, n) = len(pats), rows.shape
+    kinds = np.zeros((U, max(L - 1, 0)), dtype=np.int32)
+    for u, pat in enumerate(pats):
+        np.add(pat.kind, koff[u], out=kinds[u, : pat.w - 1])
+    states, last, term = follow(Chains(classes, kinds, first_cls, lengths))
+    # Each column's (kind, state + 1) as a flat index into a small table whose slot 0 of every
+    # kind is "not followed" (state -1), and column 0's into a tail of the first columns: the
+    # followed step's output row, with a bit for "has a symbol" and one for "has a flag" above
+    # it (rows < 2**29), by one gather.
+    n1, KN = n + 1, K * (n + 1)
+    at = np.empty((U, L), dtype=np.intp if U * L <= BIG else np.int32)  # (np.take copies others as intp)
+    at[:, 0] = np.arange(KN, KN + U)
+    np.multiply(kinds, n1, out=at[:, 1:])
+    at[:, 1:] += states[:, 1:]
+    at[:, 1:] += 1
+    ext = np.zeros(KN + U, dtype=np.int32)
+    ext[:KN].reshape(K, n1)[:, 1:] = rows
+    ext[KN:] = firsts
+    for bit, table in ((SYM_BIT, STEP_SYM), (FLAG_BIT, STEP_FLAG)):
+        has = np.zeros(KN + U, dtype=np.int32)
+        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
+        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
+        ext |= has << bit
+    code = gather(ext, at)
+    del at, kinds, states  # (their memory serves the arrays below: fresh memory is slow to touch)
+    masks = [_has(code, "sym"), _has(code, "flag")]
+    return np.bitwise_and(code, (1 << FLAG_BIT) - 1, out=code), masks, last, term
+
+
+def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
+    """The same by one compiled walk along every scan (follow_jit.py): for long batches."""
+    from . import follow_jit  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
+
+    widths = lengths.astype(np.int64)
+    kinds = np.concatenate([pat.kind for pat in pats]) if len(pats) > 1 else pats[0].kind
+    kstart = np.cumsum(widths - 1) - (widths - 1)
+    steps = batch.steps
+    has = [(t[steps[rows]] != BLANK_CODE, t[steps[firsts]] != BLANK_CODE) for t in (STEP_SYM, STEP_FLAG)]
+    tables = (classes, rows, has[0][0], has[1][0])
+    followed, sym_mask, flag_mask, last, term = follow_jit.follow_into(
+        np.ascontiguousarray(kinds, dtype=np.int32), kstart, widths, np.array(koff, dtype=np.int64),
+        first_cls, firsts.astype(np.int32), has[0][1], has[1][1], tables, L,
+    )  # fmt: skip
+    return followed, [sym_mask, flag_mask], last, term
 
 
 def _has(code: np.ndarray, fld: str) -> np.ndarray:

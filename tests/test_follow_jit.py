@@ -1,0 +1,60 @@
+"""The compiled walk (sketchpad/follow_jit.py) follows exactly the chain a naive walker follows and
+copies exactly the stepper rows and flags of the steps on it; a runtime that takes it for every
+batch makes the same sheets, counters and provenance as one that never does."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_chains import naive, random_chains
+from test_provenance import PROBLEMS, RecordingArray, provenance_errors
+
+from sketchpad import ReferenceStepper, carry_select, follow_jit, solve
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**6), S=st.integers(1, 12), L=st.integers(1, 300), n=st.sampled_from([1, 2, 3, 9]))
+def test_the_compiled_walk_equals_the_naive_walk(seed, S, L, n):
+    rnd = np.random.default_rng(seed)
+    ch = random_chains(rnd, S, L, n, regular=bool(seed % 2))
+    K = len(ch.classes)
+    off = rnd.integers(0, 3, size=S)  # each scan's kinds start this many rows down the tables
+    classes = np.concatenate([np.full((3, n), -1, dtype=np.int8), ch.classes])
+    rows = rnd.integers(0, 10**6, size=(K + 3, n)).astype(np.int32)
+    has_sym, has_flag = rnd.random((K + 3, n)) < 0.7, rnd.random((K + 3, n)) < 0.4
+    kinds = [(ch.kinds[r, : ch.lengths[r] - 1] + 3 - off[r]).astype(np.int32) for r in range(S)]
+    widths = ch.lengths.astype(np.int64)
+    first_rows = rnd.integers(0, 10**6, size=S).astype(np.int32)
+    first_sym, first_flag = rnd.random(S) < 0.5, rnd.random(S) < 0.5
+    got = follow_jit.follow_into(
+        np.concatenate(kinds), np.cumsum(widths - 1) - (widths - 1), widths, off.astype(np.int64),
+        ch.first.astype(np.int16), first_rows, first_sym, first_flag, (classes, rows, has_sym, has_flag), L,
+    )  # fmt: skip
+    followed, sym_mask, flag_mask, last, term = got
+    for r in range(S):
+        states, j, cur = naive(ch.first[r], ch.classes, ch.kinds[r], ch.lengths[r])
+        assert (int(last[r]), int(term[r])) == (j, cur)
+        ks = [k + 3 for k in ch.kinds[r, :j]]
+        want = [first_rows[r]] + [rows[k, s] for k, s in zip(ks, states[1:])]
+        assert followed[r, : j + 1].tolist() == want and not followed[r, j + 1 :].any()
+        assert sym_mask[r, : j + 1].tolist() == [first_sym[r]] + [has_sym[k, s] for k, s in zip(ks, states[1:])]
+        assert flag_mask[r, : j + 1].tolist() == [first_flag[r]] + [has_flag[k, s] for k, s in zip(ks, states[1:])]
+        assert not sym_mask[r, j + 1 :].any() and not flag_mask[r, j + 1 :].any()
+
+
+@pytest.mark.parametrize("expr", PROBLEMS[-2:] + ["2" * 150 + " * " + "7" * 149, "9" * 300 + " // " + "7" * 120])
+def test_every_batch_compiled_or_none_the_same_sheets(expr, monkeypatch):
+    """Every carry-select batch through the compiled walk, then none: the same sheet, counters
+    and answer, and every computed cell still a row of its batch's stepper output."""
+    monkeypatch.setattr(carry_select, "COMPILED", 0)
+    st = RecordingArray()
+    fast = solve(expr, st)
+    assert provenance_errors(expr, fast, st.outputs) == []
+    monkeypatch.setattr(carry_select, "COMPILED", 1 << 60)
+    slow = solve(expr, ReferenceStepper())
+    assert fast.worksheet.text() == slow.worksheet.text() and fast.value == slow.value
+    assert (fast.batches, fast.forward_passes, fast.views_presented) == (
+        slow.batches,
+        slow.forward_passes,
+        slow.views_presented,
+    )
