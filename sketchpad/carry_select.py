@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .batch_steps import BatchSteps, StepRow
-from .chains import BIG, HALTS, OUTSIDE, Chains, follow, gather
+from .chains import BIG, HALTS, OUTSIDE, Chains, follow, gather, long_enough
 from .codes import (
     BLANK_CODE,
     NEXT,
@@ -157,7 +157,6 @@ class SelectScan:
 
 SYM_BIT, FLAG_BIT = 30, 29  # (in _follow_all's codes of followed steps)
 SLICE = 1 << 22  # columns followed at once (a product of thousands of rows goes in slices)
-COMPILED = 1 << 12  # batches of at least this many columns: followed by follow_jit's compiled walk
 WALK = 256  # scans of at most this many columns in all: followed one by one, in Python
 
 
@@ -231,7 +230,7 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
     lengths = np.array([pat.w for pat in pats])
     fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
-    if int(lengths.sum()) >= COMPILED:
+    if long_enough(int(lengths.sum())):
         followed, masks, last, term = _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
     else:
         followed, masks, last, term = _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
@@ -304,8 +303,8 @@ def _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
 
 
 def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
-    """The same by one compiled walk along every scan (follow_jit.py): for long batches."""
-    from . import follow_jit  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
+    """The same by one compiled walk along every scan (compiled.py): for long batches."""
+    from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
 
     widths = lengths.astype(np.int64)
     kinds = np.concatenate([pat.kind for pat in pats]) if len(pats) > 1 else pats[0].kind
@@ -313,7 +312,7 @@ def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
     steps = batch.steps
     has = [(t[steps[rows]] != BLANK_CODE, t[steps[firsts]] != BLANK_CODE) for t in (STEP_SYM, STEP_FLAG)]
     tables = (classes, rows, has[0][0], has[1][0])
-    followed, sym_mask, flag_mask, last, term = follow_jit.follow_into(
+    followed, sym_mask, flag_mask, last, term = compiled.follow_into(
         np.ascontiguousarray(kinds, dtype=np.int32), kstart, widths, np.array(koff, dtype=np.int64),
         first_cls, firsts.astype(np.int32), has[0][1], has[1][1], tables, L,
     )  # fmt: skip

@@ -29,6 +29,7 @@ WALKED = 4096  # irregular chains of at most this many columns in all: walked in
 LONG = 512  # rows longer than this: a Python loop over rows costs less than one more pass over all columns
 ODD, CONST = 256, 512  # (in follow's codes of kinds: CONST is the highest bit)
 STOP = -100  # (inside _blocks) a column past a row's length: the walk stops before it
+COMPILED = 1 << 12  # batches of at least this many columns: the compiled loops (compiled.py)
 BIG = 1 << 22  # gathers of more indices than this by indexing (np.take first copies them whole as intp)
 
 
@@ -36,6 +37,12 @@ def gather(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """np.take(table, idx) (table flattened): np.take up to BIG indices (faster there), indexing
     above (it casts them in chunks: no intp copy of hundreds of MB, fresh memory slow to touch)."""
     return np.take(table, idx) if idx.size <= BIG else table.ravel()[idx]
+
+
+def long_enough(columns: int) -> bool:
+    """Whether a batch of this many columns goes through the compiled loops (numba: loaded on the
+    first such batch, ~0.3 s once a process; below, numpy passes cost less than that load)."""
+    return columns >= COMPILED
 
 
 _BLANKS = np.full(0, -1, dtype=np.int32)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .chains import BIG, gather
+from .chains import BIG, gather, long_enough
 from .codes import BLANK_CODE, NSYM, OP, SYM, SYMBOLS, code4, views_of
 from .sheet import Row
 
@@ -71,27 +71,36 @@ class Pattern:
         widths = np.array([p.limit - p.start for p in scans])
         ends = np.cumsum(widths)
         heads = ends - widths
-        a = _syms_of(sym, [p.x for p in scans], scans, int(ends[-1]))
-        if p0.y is not None:
-            b = _syms_of(sym, [p.y for p in scans], scans, int(ends[-1]))
+        total = int(ends[-1])
+        if long_enough(total):  # one compiled pass (compiled.py)
+            from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
+
+            pairs, seen = compiled.pairs_of(sym, scans, base, total)
+            look_up = compiled.kinds_of
         else:
-            fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
-            b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
-        # intp: bincount and np.take copy other indices as intp (above BIG, int16: base * base < 2**15)
-        pairs = a.astype(np.intp if len(a) <= BIG else np.int16)
-        pairs *= base
-        pairs += b
-        seen = np.bincount(pairs, minlength=base * base)
-        # a scan's first column is presented under its real state only: not a kind of its own
-        np.subtract.at(seen, pairs[heads], 1)
+            a = _syms_of(sym, [p.x for p in scans], scans, total)
+            if p0.y is not None:
+                b = _syms_of(sym, [p.y for p in scans], scans, total)
+            else:
+                fixed = [p.fixed.code if p.fixed is not None else BLANK_CODE for p in scans]
+                b = np.repeat(np.array(fixed, dtype=np.uint8), widths)
+            # intp: bincount and np.take copy other indices as intp (above BIG, int16: base * base < 2**15)
+            pairs = a.astype(np.intp if len(a) <= BIG else np.int16)
+            pairs *= base
+            pairs += b
+            seen = np.bincount(pairs, minlength=base * base)
+            # a scan's first column is presented under its real state only: not a kind of its own
+            np.subtract.at(seen, pairs[heads], 1)
+            look_up = gather
         kinds = np.flatnonzero(seen)
         where = np.zeros(base * base, dtype=np.int32)
         where[kinds] = np.arange(len(kinds), dtype=np.int32)
-        kind = gather(where, pairs)
+        kind = look_up(where, pairs)
         so, sc = state_codes(p0.states)
         grid = views_of(so, (kinds // base)[:, None], (kinds % base)[:, None], sc)
         carries = np.array([p.first_carry for p in scans], dtype=np.int32)
-        firsts = views_of(OP[p0.op], a[heads].astype(np.int32), b[heads].astype(np.int32), carries).tolist()
+        hp = pairs[heads].astype(np.int32)
+        firsts = views_of(OP[p0.op], hp // base, hp % base, carries).tolist()
         for k, p in enumerate(scans):
             pat = object.__new__(cls)
             pat.first, pat.grid, pat.w, pat.n = firsts[k], grid, int(widths[k]), len(p0.states)

@@ -1,4 +1,4 @@
-"""The compiled walk (sketchpad/follow_jit.py) follows exactly the chain a naive walker follows and
+"""The compiled walk (sketchpad/compiled.py) follows exactly the chain a naive walker follows and
 copies exactly the stepper rows and flags of the steps on it; a runtime that takes it for every
 batch makes the same sheets, counters and provenance as one that never does."""
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from test_chains import naive, random_chains
 from test_provenance import PROBLEMS, RecordingArray, provenance_errors
 
-from sketchpad import ReferenceStepper, carry_select, follow_jit, solve
+from sketchpad import ReferenceStepper, chains, compiled, solve
 
 
 @settings(max_examples=80, deadline=None)
@@ -26,7 +26,7 @@ def test_the_compiled_walk_equals_the_naive_walk(seed, S, L, n):
     widths = ch.lengths.astype(np.int64)
     first_rows = rnd.integers(0, 10**6, size=S).astype(np.int32)
     first_sym, first_flag = rnd.random(S) < 0.5, rnd.random(S) < 0.5
-    got = follow_jit.follow_into(
+    got = compiled.follow_into(
         np.concatenate(kinds), np.cumsum(widths - 1) - (widths - 1), widths, off.astype(np.int64),
         ch.first.astype(np.int16), first_rows, first_sym, first_flag, (classes, rows, has_sym, has_flag), L,
     )  # fmt: skip
@@ -46,11 +46,11 @@ def test_the_compiled_walk_equals_the_naive_walk(seed, S, L, n):
 def test_every_batch_compiled_or_none_the_same_sheets(expr, monkeypatch):
     """Every carry-select batch through the compiled walk, then none: the same sheet, counters
     and answer, and every computed cell still a row of its batch's stepper output."""
-    monkeypatch.setattr(carry_select, "COMPILED", 0)
+    monkeypatch.setattr(chains, "COMPILED", 0)
     st = RecordingArray()
     fast = solve(expr, st)
     assert provenance_errors(expr, fast, st.outputs) == []
-    monkeypatch.setattr(carry_select, "COMPILED", 1 << 60)
+    monkeypatch.setattr(chains, "COMPILED", 1 << 60)
     slow = solve(expr, ReferenceStepper())
     assert fast.worksheet.text() == slow.worksheet.text() and fast.value == slow.value
     assert (fast.batches, fast.forward_passes, fast.views_presented) == (

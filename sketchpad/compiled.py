@@ -1,0 +1,135 @@
+"""Following a batch's carry-select scans as one compiled loop (numba), for long batches.
+
+chains.py follows many rows with numpy passes (each pass cheap, but a level of a product's sum
+takes some twenty of them over every column).  Here each scan's chain is walked column by
+column, exactly as `chains._walk` does, in machine code: one pass that reads each column's kind,
+looks up the step the stepper gave that (kind, state) and moves on.  It decides nothing about
+symbols: it copies stepper output rows and the tables' flags (tests/test_chains.py holds it
+equal to the numpy ways).  carry_select.py loads this module on the first long batch (numba's
+import and the cached machine code cost some 0.3 s once a process; short batches never pay).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_SIGNATURE = (
+    "void(int32[::1], int64[::1], int64[::1], int64[::1], int16[::1], int32[::1], boolean[::1], boolean[::1],"
+    " int8[:, ::1], int32[:, ::1], boolean[:, ::1], boolean[:, ::1],"
+    " int32[:, ::1], boolean[:, ::1], boolean[:, ::1], int64[::1], int16[::1])"
+)
+
+
+@njit(_SIGNATURE, cache=True, nogil=True)
+def follow_scans(
+    kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag,
+    classes, rows, has_sym, has_flag,
+    followed, sym_mask, flag_mask, last, term,
+):  # fmt: skip
+    """Scan u has widths[u] columns; column j >= 1 has kind kinds[kstart[u] + j - 1] + koff[u]
+    (a row of the tables); column 0 is presented under its real state only (first_*).  For each
+    followed column j of scan u: followed[u, j] the stepper output row of its step, sym_mask and
+    flag_mask whether that step has a symbol / a flag.  last[u] the last followed column,
+    term[u] the class read there (>= 0: the scan ran out of columns).  Unfollowed slots of the
+    outputs are left as they were (zero / False)."""
+    for u in range(widths.shape[0]):
+        k0, w, off = kstart[u] - 1, widths[u], koff[u]
+        followed[u, 0] = first_rows[u]
+        sym_mask[u, 0] = first_sym[u]
+        flag_mask[u, 0] = first_flag[u]
+        cur = first_cls[u]
+        j = 0
+        while cur >= 0 and j + 1 < w:
+            j += 1
+            k = kinds[k0 + j] + off
+            followed[u, j] = rows[k, cur]
+            sym_mask[u, j] = has_sym[k, cur]
+            flag_mask[u, j] = has_flag[k, cur]
+            cur = classes[k, cur]
+        last[u] = j
+        term[u] = cur
+
+
+def follow_into(kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, tables, L: int):
+    """follow_scans with its outputs made here: (followed, sym_mask, flag_mask, last, term)."""
+    U = len(widths)
+    followed = np.zeros((U, L), dtype=np.int32)
+    sym_mask = np.zeros((U, L), dtype=bool)
+    flag_mask = np.zeros((U, L), dtype=bool)
+    last = np.empty(U, dtype=np.int64)
+    term = np.empty(U, dtype=np.int16)
+    follow_scans(
+        kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, *tables,
+        followed, sym_mask, flag_mask, last, term,
+    )  # fmt: skip
+    return followed, sym_mask, flag_mask, last, term
+
+
+_PAIRS = (
+    "void(uint8[::1], int32[::1], int64[::1], int64[::1], int32[::1], int64[::1], int64[::1], uint8[::1],"
+    " int64[::1], int64[::1], int64, int16[::1], int64[::1])"
+)
+
+
+@njit(_PAIRS, cache=True, nogil=True)
+def pair_codes(sym, xcat, xoff, xlen, ycat, yoff, ylen, yfixed, starts, widths, base, pairs, seen):
+    """The (x, y) symbol pair of every column of every scan, end to end: scan u reads columns
+    starts[u].. starts[u] + widths[u] - 1 of its x row (cell indices xcat[xoff[u]:][:xlen[u]]) and
+    of its y row (likewise; ylen[u] < 0: no y row, the fixed symbol yfixed[u]); a column past a
+    row, or a never-written cell (-1), reads the blank at sym[-1].  pairs[t] = x * base + y;
+    seen[p] counts the columns showing pair p, but for each scan's first column (presented under
+    its real state only: not a kind of its own)."""
+    blank = sym[sym.shape[0] - 1]
+    t = 0
+    for u in range(widths.shape[0]):
+        lo, nx, ny, w, xo, yo, fixed = starts[u], xlen[u], ylen[u], widths[u], xoff[u], yoff[u], yfixed[u]
+        for j in range(w):
+            c = lo + j
+            a = sym[xcat[xo + c]] if 0 <= c < nx else blank  # (index -1 wraps round to the blank)
+            if ny < 0:
+                b = fixed
+            else:
+                b = sym[ycat[yo + c]] if 0 <= c < ny else blank
+            p = a * base + b
+            pairs[t] = p
+            seen[p] += 1
+            t += 1
+        if w > 0:
+            seen[pairs[t - w]] -= 1
+
+
+@njit("void(int32[::1], int16[::1], int32[::1])", cache=True, nogil=True)
+def look_up(table, idx, out):
+    """out[t] = table[idx[t]] (a small table read along a long array: no intp copy of idx)."""
+    for t in range(idx.shape[0]):
+        out[t] = table[idx[t]]
+
+
+def pairs_of(sym, scans: list, base: int, total: int):
+    """pair_codes for carry-select scans (Pattern.many): (pairs, seen)."""
+    xs = [p.x.ids for p in scans]
+    xcat, xlen = np.concatenate(xs) if len(xs) > 1 else xs[0], np.array([len(a) for a in xs], dtype=np.int64)
+    if scans[0].y is not None:
+        ys = [p.y.ids for p in scans]
+        ycat, ylen = np.concatenate(ys) if len(ys) > 1 else ys[0], np.array([len(a) for a in ys], dtype=np.int64)
+        yfixed = np.zeros(len(scans), dtype=np.uint8)
+    else:
+        ycat, ylen = np.zeros(0, dtype=np.int32), np.full(len(scans), -1, dtype=np.int64)
+        yfixed = np.array([p.fixed.code if p.fixed is not None else sym[-1] for p in scans], dtype=np.uint8)
+    pairs = np.empty(total, dtype=np.int16)
+    seen = np.zeros(base * base, dtype=np.int64)
+    starts = np.array([p.start for p in scans], dtype=np.int64)
+    widths = np.array([p.limit - p.start for p in scans], dtype=np.int64)
+    pair_codes(
+        sym, np.ascontiguousarray(xcat, dtype=np.int32), np.cumsum(xlen) - xlen, xlen,
+        np.ascontiguousarray(ycat, dtype=np.int32), np.cumsum(np.maximum(ylen, 0)) - np.maximum(ylen, 0), ylen,
+        yfixed, starts, widths, base, pairs, seen,
+    )  # fmt: skip
+    return pairs, seen
+
+
+def kinds_of(where: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    out = np.empty(len(pairs), dtype=np.int32)
+    look_up(where, pairs, out)
+    return out
