@@ -133,3 +133,49 @@ def kinds_of(where: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     out = np.empty(len(pairs), dtype=np.int32)
     look_up(where, pairs, out)
     return out
+
+
+@njit("int64(int32[:, ::1], boolean[:, ::1], uint8[::1], int32[::1], uint8[::1], int64[::1], int64[::1])", cache=True)
+def compact(rows, mask, table, out_rows, out_syms, counts, tops):
+    """The steps where mask holds, row by row: out_rows their stepper output rows, out_syms
+    table[row] (the field the write path writes); counts[s] and tops[s] (one past the last
+    such column) of each row.  Returns how many.  (Without branches: a scattered mask, a
+    carry row's flags, would mispredict half of them; out_* hold mask.size slots.)"""
+    m = 0
+    for s in range(mask.shape[0]):
+        m0, top = m, 0
+        for j in range(mask.shape[1]):
+            r = rows[s, j]
+            out_rows[m] = r
+            out_syms[m] = table[r]
+            b = mask[s, j]
+            m += b
+            top = j + 1 if b else top
+        counts[s] = m - m0
+        tops[s] = top
+    return m
+
+
+_LAY_OUT = (
+    "void(boolean[:, ::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64[::1], int32[::1],"
+    " int64[::1], int32[::1], int64[::1])"
+)
+
+
+@njit(_LAY_OUT, cache=True)
+def lay_out(mask, rows, old, old_at, old_len, los, tops, cells, at, out, out_at):
+    """Each listed row's new index array, end to end in `out` from out_at[k]: what the row showed
+    before (old[old_at[k]:][:old_len[k]]), blanks (-1) up to column los[k], then its new cells
+    in columns los[k] .. los[k] + tops[k] - 1: cells[at[s]], cells[at[s] + 1], ... where row
+    s = rows[k] of the mask holds, -1 elsewhere (cells holds one slot more: read, never shown)."""
+    for k in range(rows.shape[0]):
+        s, o, lo, c = rows[k], out_at[k], los[k], at[rows[k]]
+        for j in range(old_len[k]):
+            out[o + j] = old[old_at[k] + j]
+        for j in range(old_len[k], lo):
+            out[o + j] = -1
+        for j in range(tops[k]):
+            b = mask[s, j]
+            v = cells[c]
+            out[o + lo + j] = v if b else -1
+            c += b

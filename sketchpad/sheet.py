@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import placing
 from .batch_steps import BatchSteps, StepRow
-from .chains import blanks, gather
+from .chains import blanks
 from .codes import BLANK_CODE, CODE_OF_BYTE, STEP_FLAG, STEP_SYM, SYMBOLS, step_fields, sym_code
 from .sheet_text import block_text, origins_text, symbols_text
 from .symbols import DIGITS, MINUS, PLUS, Step
@@ -424,44 +425,21 @@ class Sheet:
     def write_masked(targets: list, starts, rows: np.ndarray, mask: np.ndarray, batch: BatchSteps, fld: str) -> None:
         """The write path for many rows at once: where mask[s, j], column starts[s] + j of
         row targets[s] gets field `fld` of row rows[s, j] of the batch's stepper output (one
-        gather for all of them).  The rows are new ones (nothing written there yet)."""
-        S, L = mask.shape
-        counts = np.count_nonzero(mask, axis=1)
-        stores = {id(t.store): t.store for t in targets if t is not None}
-        # every row's cells in its first columns (the usual case): no flat indices, slices of one run
-        prefix = len(stores) == 1 and bool(((mask.argmin(axis=1) == counts) | (counts == L)).all())
-        flat = None if prefix else np.flatnonzero(mask)
-        out_rows = rows[mask] if prefix else gather(rows, flat)
-        if len(out_rows) == 0:
+        gather for all of them: placing.masked).  The rows are new ones (nothing written there yet)."""
+        got = placing.masked(rows, mask, (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps])
+        if len(got.rows) == 0:
             return
-        syms = gather((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], out_rows)  # one gather
-        if prefix:
-            top, placed = counts, None
-            first = next(iter(stores.values()))._written(syms, out_rows, batch.index, FIELDS[fld], ids=False)
-            at, made = (np.cumsum(counts) - counts).tolist(), np.arange(first, first + len(syms), dtype=np.int32)
-        else:
-            bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted)
-            top = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)  # one past its last column
-            placed = np.full(S * L, -1, dtype=np.int32)
-            many = len(stores) > 1  # scans of several worksheets in one batch: each its own store
-            owner = np.array([id(t.store) if t is not None else 0 for t in targets])[flat // L] if many else None
+        stores = {id(t.store): t.store for t in targets if t is not None}
+        if len(stores) == 1:  # (the usual case) the cells in one run
+            first = next(iter(stores.values()))._written(got.codes, got.rows, batch.index, FIELDS[fld], ids=False)
+            cells = np.arange(first, first + len(got.rows) + 1, dtype=np.int32)  # (+ 1: placing.lay_out)
+        else:  # scans of several worksheets in one batch: each store its own cells, in order
+            owner = np.repeat([id(t.store) if t is not None else 0 for t in targets], got.counts)
+            cells = np.full(len(got.rows) + 1, -1, dtype=np.int32)
             for key, store in stores.items():
-                mine = owner == key if many else slice(None)
-                placed[flat[mine]] = store._written(syms[mine], out_rows[mine], batch.index, FIELDS[fld])
-            placed = placed.reshape(S, L)
-        for s, (row, lo, k) in enumerate(zip(targets, np.asarray(starts).tolist(), top.tolist())):
-            if row is None or k == 0:
-                continue
-            new = made[at[s] : at[s] + k] if placed is None else placed[s, :k]  # (each row's first cell: at[s])
-            hi, n0 = lo + k, len(row.ids)
-            if n0 <= lo:  # the usual case: the row ends below the new cells (one new array)
-                row.ids = np.concatenate((row.ids, blanks(lo - n0), new))
-                continue
-            if hi > n0:
-                row._widen(hi)
-            if (row.ids[lo:hi] >= 0).any():
-                raise ValueError("write_masked writes new cells only")
-            row.own().ids[lo:hi] = new
+                mine = np.append(owner == key, False)
+                cells[mine] = store._written(got.codes[mine[:-1]], got.rows[mine[:-1]], batch.index, FIELDS[fld])
+        placing.lay_out(targets, starts, mask, got, cells)
 
     def text(self) -> str:
         return block_text(self.title, self.rows)
