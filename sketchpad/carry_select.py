@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import placing
 from .batch_steps import BatchSteps, StepRow
 from .chains import BIG, HALTS, OUTSIDE, Chains, follow, gather, long_enough
 from .codes import (
@@ -230,14 +231,9 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_cls[us] = state_table(states_, has_carry)[batch.steps[firsts[us]]]
     lengths = np.array([pat.w for pat in pats])
     fields = (("sym", 0, [p.out for p in parts]), ("flag", 1, [p.carry for p in parts]))
-    if long_enough(int(lengths.sum())):
-        followed, masks, last, term = _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
-    else:
-        followed, masks, last, term = _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
-    masks = [None if all(t is None for t in targets) else m for (_, _, targets), m in zip(fields, masks)]
     which = np.array([index[i][0] for i in ids])
     starts = np.array([p.start for p in parts])
-    shared, st = [], starts
+    shared, st, ts = [], starts, [targets for _, _, targets in fields]
     if U < S:  # the scans of each pattern; a pattern of one scan is written with the rest below
         count = np.bincount(which, minlength=U)
         order = np.argsort(which, kind="stable").tolist()
@@ -246,8 +242,14 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         first_of = np.array(order)[bounds[:-1]]  # each pattern's first scan
         lone = (count == 1).tolist()
         st = starts[first_of]
-    for (fld, shift, targets), mask in zip(fields, masks):
-        if mask is None:
+        ts = [[targets[k] if one else None for k, one in zip(first_of.tolist(), lone)] for targets in ts]
+    args = (pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
+    if long_enough(int(lengths.sum())):
+        followed, masks, last, term, picked = _compiled(*args, ts)
+    else:
+        (followed, masks, last, term), picked = _numpy(*args), (None, None)
+    for (fld, shift, targets), mask, mine_ts, got in zip(fields, masks, ts, picked):
+        if all(t is None for t in targets):
             continue
         # shared patterns (a product's partial rows): each pattern's columns once, its rows' cells at once
         for u, mine in shared:
@@ -256,12 +258,11 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
                 j = np.flatnonzero(mask[u])
                 Sheet.write_shared(rows_u, j + parts[mine[0]].start + shift, batch, followed[u, j], fld)
         # the patterns of one scan each, all at once (their rows of the tables in place: no copies)
-        ts = targets if U == S else [targets[k] if one else None for k, one in zip(first_of.tolist(), lone)]
-        off = [u for u, t in enumerate(ts) if t is None]
+        off = [u for u, t in enumerate(mine_ts) if t is None]
         if len(off) < U:
             if off:
                 mask[off] = False
-            Sheet.write_masked(ts, st + shift, followed, mask, batch, fld)
+            Sheet.write_masked(mine_ts, st + shift, followed, mask, batch, fld, got)
     ends = followed[np.arange(U), last].tolist()
     runs = [
         Followed(batch, e, k + 1, t, k + 1 == w)
@@ -302,8 +303,9 @@ def _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
     return np.bitwise_and(code, (1 << FLAG_BIT) - 1, out=code), masks, last, term
 
 
-def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
-    """The same by one compiled walk along every scan (compiled.py): for long batches."""
+def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L, ts):
+    """The same by one compiled walk along every scan (compiled.py), for long batches; and each
+    field's steps to write for the patterns of one scan each (ts: their rows; placing.Masked)."""
     from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
 
     widths = lengths.astype(np.int64)
@@ -311,12 +313,12 @@ def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
     kstart = np.cumsum(widths - 1) - (widths - 1)
     steps = batch.steps
     has = [(t[steps[rows]] != BLANK_CODE, t[steps[firsts]] != BLANK_CODE) for t in (STEP_SYM, STEP_FLAG)]
-    tables = (classes, rows, has[0][0], has[1][0])
-    followed, sym_mask, flag_mask, last, term = compiled.follow_into(
+    takes = [np.array([t is not None for t in targets], dtype=bool) for targets in ts]
+    followed, sym_mask, flag_mask, last, term, *picked = compiled.follow_into(
         np.ascontiguousarray(kinds, dtype=np.int32), kstart, widths, np.array(koff, dtype=np.int64),
-        first_cls, firsts.astype(np.int32), has[0][1], has[1][1], tables, L,
+        first_cls, firsts.astype(np.int32), has[0][1], has[1][1], (classes, rows, has[0][0], has[1][0]), takes, L,
     )  # fmt: skip
-    return followed, [sym_mask, flag_mask], last, term
+    return followed, [sym_mask, flag_mask], last, term, [placing.Masked(*p) for p in picked]
 
 
 def _has(code: np.ndarray, fld: str) -> np.ndarray:

@@ -23,54 +23,71 @@ gc.freeze()
 
 _SIGNATURE = (
     "void(int32[::1], int64[::1], int64[::1], int64[::1], int16[::1], int32[::1], boolean[::1], boolean[::1],"
-    " int8[:, ::1], int32[:, ::1], boolean[:, ::1], boolean[:, ::1],"
-    " int32[:, ::1], boolean[:, ::1], boolean[:, ::1], int64[::1], int16[::1])"
+    " int8[:, ::1], int32[:, ::1], boolean[:, ::1], boolean[:, ::1], boolean[::1], boolean[::1],"
+    " int32[:, ::1], boolean[:, ::1], boolean[:, ::1], int64[::1], int16[::1],"
+    " int32[::1], int64[::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1])"
 )
 
 
 @njit(_SIGNATURE, cache=True, nogil=True)
 def follow_scans(
     kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag,
-    classes, rows, has_sym, has_flag,
+    classes, rows, has_sym, has_flag, take_sym, take_flag,
     followed, sym_mask, flag_mask, last, term,
+    sym_rows, sym_counts, sym_tops, flag_rows, flag_counts, flag_tops, totals,
 ):  # fmt: skip
     """Scan u has widths[u] columns; column j >= 1 has kind kinds[kstart[u] + j - 1] + koff[u]
     (a row of the tables); column 0 is presented under its real state only (first_*).  For each
     followed column j of scan u: followed[u, j] the stepper output row of its step, sym_mask and
     flag_mask whether that step has a symbol / a flag.  last[u] the last followed column,
     term[u] the class read there (>= 0: the scan ran out of columns).  Unfollowed slots of the
-    outputs are left as they were (zero / False)."""
+    outputs are left as they were (zero / False).  And for the scans with take_sym[u] (likewise
+    flags): the rows of the steps with a symbol, end to end in sym_rows, how many (sym_counts[u])
+    and one past the last such column (sym_tops[u]; 0 and 0 for the others); totals: how many
+    in all (sym_rows and flag_rows hold one slot per followed column and one more)."""
+    ms, mf = 0, 0
     for u in range(widths.shape[0]):
-        k0, w, off = kstart[u] - 1, widths[u], koff[u]
-        followed[u, 0] = first_rows[u]
-        sym_mask[u, 0] = first_sym[u]
-        flag_mask[u, 0] = first_flag[u]
-        cur = first_cls[u]
-        j = 0
-        while cur >= 0 and j + 1 < w:
+        k0, w, off, ts, tf = kstart[u] - 1, widths[u], koff[u], take_sym[u], take_flag[u]
+        ms0, mf0, tops, topf = ms, mf, 0, 0
+        r, bs, bf, cur, j = first_rows[u], first_sym[u], first_flag[u], first_cls[u], 0
+        while True:
+            followed[u, j], sym_mask[u, j], flag_mask[u, j] = r, bs, bf
+            if ts:  # (no branch on the mask: a carry row's flags are scattered)
+                sym_rows[ms] = r
+                ms += bs
+                tops = j + 1 if bs else tops
+            if tf:
+                flag_rows[mf] = r
+                mf += bf
+                topf = j + 1 if bf else topf
+            if cur < 0 or j + 1 >= w:
+                break
             j += 1
             k = kinds[k0 + j] + off
-            followed[u, j] = rows[k, cur]
-            sym_mask[u, j] = has_sym[k, cur]
-            flag_mask[u, j] = has_flag[k, cur]
-            cur = classes[k, cur]
-        last[u] = j
-        term[u] = cur
+            r, bs, bf, cur = rows[k, cur], has_sym[k, cur], has_flag[k, cur], classes[k, cur]
+        last[u], term[u] = j, cur
+        sym_counts[u], sym_tops[u], flag_counts[u], flag_tops[u] = ms - ms0, tops, mf - mf0, topf
+    totals[0], totals[1] = ms, mf
 
 
-def follow_into(kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, tables, L: int):
-    """follow_scans with its outputs made here: (followed, sym_mask, flag_mask, last, term)."""
+def follow_into(kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, tables, takes, L: int):
+    """follow_scans with its outputs made here: (followed, sym_mask, flag_mask, last, term,
+    (sym_rows, sym_counts, sym_tops), (flag_rows, flag_counts, flag_tops))."""
     U = len(widths)
     followed = np.zeros((U, L), dtype=np.int32)
     sym_mask = np.zeros((U, L), dtype=bool)
     flag_mask = np.zeros((U, L), dtype=bool)
     last = np.empty(U, dtype=np.int64)
     term = np.empty(U, dtype=np.int16)
+    room = int(widths.sum()) + 1
+    picked = [(np.empty(room, dtype=np.int32), np.empty(U, dtype=np.int64), np.empty(U, dtype=np.int64)) for _ in takes]
+    totals = np.zeros(2, dtype=np.int64)
     follow_scans(
-        kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, *tables,
-        followed, sym_mask, flag_mask, last, term,
+        kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, *tables, *takes,
+        followed, sym_mask, flag_mask, last, term, *picked[0], *picked[1], totals,
     )  # fmt: skip
-    return followed, sym_mask, flag_mask, last, term
+    picked = [(r[:m], c, t) for (r, c, t), m in zip(picked, totals.tolist())]
+    return followed, sym_mask, flag_mask, last, term, picked[0], picked[1]
 
 
 _PAIRS = (
@@ -142,25 +159,30 @@ def kinds_of(where: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit("int64(int32[:, ::1], boolean[:, ::1], uint8[::1], int32[::1], uint8[::1], int64[::1], int64[::1])", cache=True)
-def compact(rows, mask, table, out_rows, out_syms, counts, tops):
-    """The steps where mask holds, row by row: out_rows their stepper output rows, out_syms
-    table[row] (the field the write path writes); counts[s] and tops[s] (one past the last
-    such column) of each row.  Returns how many.  (Without branches: a scattered mask, a
-    carry row's flags, would mispredict half of them; out_* hold mask.size slots.)"""
+@njit("int64(int32[:, ::1], boolean[:, ::1], int32[::1], int64[::1], int64[::1])", cache=True)
+def compact(rows, mask, out_rows, counts, tops):
+    """The steps where mask holds, row by row: out_rows their stepper output rows; counts[s] and
+    tops[s] (one past the last such column) of each row.  Returns how many.  (Without branches:
+    a scattered mask, a carry row's flags, would mispredict half of them; out_rows holds
+    mask.size slots.)"""
     m = 0
     for s in range(mask.shape[0]):
         m0, top = m, 0
         for j in range(mask.shape[1]):
-            r = rows[s, j]
-            out_rows[m] = r
-            out_syms[m] = table[r]
+            out_rows[m] = rows[s, j]
             b = mask[s, j]
             m += b
             top = j + 1 if b else top
         counts[s] = m - m0
         tops[s] = top
     return m
+
+
+@njit("void(uint8[::1], int32[::1], uint8[::1])", cache=True)
+def codes_at(table, rows, out):
+    """out[i] = table[rows[i]] (a small table read along a long array: no intp copy of rows)."""
+    for i in range(rows.shape[0]):
+        out[i] = table[rows[i]]
 
 
 _LAY_OUT = (

@@ -12,35 +12,43 @@ from .chains import blanks, gather, long_enough
 
 
 class Masked:
-    """The steps to write, in row order: their stepper output rows and the field's codes; per
-    row of the mask, how many (counts) and one past its last written column (tops)."""
+    """The steps to write, in row order (their stepper output rows); per row of the mask, how many
+    (counts) and one past its last written column (tops); flat: their flat indices in the mask
+    (None: the compiled layout reads the mask itself)."""
 
-    __slots__ = ("rows", "codes", "counts", "tops", "flat")
+    __slots__ = ("rows", "counts", "tops", "flat")
 
-    def __init__(self, rows, codes, counts, tops, flat):
-        self.rows, self.codes, self.counts, self.tops, self.flat = rows, codes, counts, tops, flat
+    def __init__(self, rows, counts, tops, flat=None):
+        self.rows, self.counts, self.tops, self.flat = rows, counts, tops, flat
 
 
-def masked(rows: np.ndarray, mask: np.ndarray, table: np.ndarray) -> Masked:
-    """rows[s, j] and table[rows[s, j]] wherever mask[s, j], row by row (table: the written field's
-    code of each stepper output row)."""
+def masked(rows: np.ndarray, mask: np.ndarray) -> Masked:
+    """rows[s, j] wherever mask[s, j], row by row."""
     S, L = mask.shape
     if long_enough(mask.size):
         from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
 
-        out_rows, codes = np.empty(mask.size, dtype=np.int32), np.empty(mask.size, dtype=np.uint8)
+        out_rows = np.empty(mask.size, dtype=np.int32)
         counts, tops = np.empty(S, dtype=np.int64), np.empty(S, dtype=np.int64)
-        m = compiled.compact(rows, mask, np.ascontiguousarray(table, dtype=np.uint8), out_rows, codes, counts, tops)
-        return Masked(out_rows[:m], codes[:m], counts, tops, None)
+        return Masked(out_rows[: compiled.compact(rows, mask, out_rows, counts, tops)], counts, tops)
     flat = np.flatnonzero(mask)
     if len(flat) == 0:
-        none = np.zeros(S, dtype=np.int64)
-        return Masked(flat.astype(np.int32), np.zeros(0, dtype=np.uint8), none, none, flat)
-    out_rows = gather(rows, flat)
+        return Masked(flat.astype(np.int32), np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64), flat)
     bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted)
     counts = np.diff(bounds)
     tops = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)
-    return Masked(out_rows, gather(table, out_rows), counts, tops, flat)
+    return Masked(gather(rows, flat), counts, tops, flat)
+
+
+def codes(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """table[rows]: the written field's code of each step (table: one per stepper output row)."""
+    if not long_enough(len(rows)):
+        return gather(table, rows)
+    from . import compiled  # lazy: as in `masked`
+
+    out = np.empty(len(rows), dtype=np.uint8)
+    compiled.codes_at(np.ascontiguousarray(table, dtype=np.uint8), rows, out)
+    return out
 
 
 def lay_out(targets: list, starts, mask: np.ndarray, got: Masked, cells: np.ndarray) -> None:
@@ -58,11 +66,11 @@ def lay_out(targets: list, starts, mask: np.ndarray, got: Masked, cells: np.ndar
         if row is not None and k:
             (fresh if len(row.ids) <= lo else over).append(s)
     placed = None
-    if fresh and got.flat is None:
+    if fresh and got.flat is None and long_enough(mask.size):
         _lay_out_compiled(targets, starts, mask, got, cells, at, fresh)
     elif fresh or over:
         placed = np.full(S * L, -1, dtype=np.int32)
-        placed[got.flat] = cells[: len(got.rows)]
+        placed[got.flat if got.flat is not None else np.flatnonzero(mask)] = cells[: len(got.rows)]
         placed = placed.reshape(S, L)
         for s in fresh:
             row, lo, k = targets[s], starts[s], int(got.tops[s])

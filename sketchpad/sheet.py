@@ -422,23 +422,25 @@ class Sheet:
                     row.own().ids[cols] = ids
 
     @staticmethod
-    def write_masked(targets: list, starts, rows: np.ndarray, mask: np.ndarray, batch: BatchSteps, fld: str) -> None:
+    def write_masked(targets: list, starts, rows, mask, batch: BatchSteps, fld: str, got=None) -> None:
         """The write path for many rows at once: where mask[s, j], column starts[s] + j of
         row targets[s] gets field `fld` of row rows[s, j] of the batch's stepper output (one
-        gather for all of them: placing.masked).  The rows are new ones (nothing written there yet)."""
-        got = placing.masked(rows, mask, (STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps])
+        gather for all of them).  The rows are new ones (nothing written there yet).  got: those
+        steps already picked, row by row (placing.Masked: the compiled walk picks them as it goes)."""
+        got = got if got is not None else placing.masked(rows, mask)
         if len(got.rows) == 0:
             return
+        syms = placing.codes((STEP_SYM if fld == "sym" else STEP_FLAG)[batch.steps], got.rows)
         stores = {id(t.store): t.store for t in targets if t is not None}
         if len(stores) == 1:  # (the usual case) the cells in one run
-            first = next(iter(stores.values()))._written(got.codes, got.rows, batch.index, FIELDS[fld], ids=False)
+            first = next(iter(stores.values()))._written(syms, got.rows, batch.index, FIELDS[fld], ids=False)
             cells = np.arange(first, first + len(got.rows) + 1, dtype=np.int32)  # (+ 1: placing.lay_out)
         else:  # scans of several worksheets in one batch: each store its own cells, in order
             owner = np.repeat([id(t.store) if t is not None else 0 for t in targets], got.counts)
             cells = np.full(len(got.rows) + 1, -1, dtype=np.int32)
             for key, store in stores.items():
                 mine = np.append(owner == key, False)
-                cells[mine] = store._written(got.codes[mine[:-1]], got.rows[mine[:-1]], batch.index, FIELDS[fld])
+                cells[mine] = store._written(syms[mine[:-1]], got.rows[mine[:-1]], batch.index, FIELDS[fld])
         placing.lay_out(targets, starts, mask, got, cells)
 
     def text(self) -> str:

@@ -26,11 +26,18 @@ def test_the_compiled_walk_equals_the_naive_walk(seed, S, L, n):
     widths = ch.lengths.astype(np.int64)
     first_rows = rnd.integers(0, 10**6, size=S).astype(np.int32)
     first_sym, first_flag = rnd.random(S) < 0.5, rnd.random(S) < 0.5
+    takes = [rnd.random(S) < 0.7, rnd.random(S) < 0.7]
     got = compiled.follow_into(
         np.concatenate(kinds), np.cumsum(widths - 1) - (widths - 1), widths, off.astype(np.int64),
-        ch.first.astype(np.int16), first_rows, first_sym, first_flag, (classes, rows, has_sym, has_flag), L,
+        ch.first.astype(np.int16), first_rows, first_sym, first_flag, (classes, rows, has_sym, has_flag), takes, L,
     )  # fmt: skip
-    followed, sym_mask, flag_mask, last, term = got
+    followed, sym_mask, flag_mask, last, term, *picked = got
+    for mask, take, (got_rows, counts, tops) in zip((sym_mask, flag_mask), takes, picked):
+        want = [followed[r, j] for r in range(S) if take[r] for j in range(L) if mask[r, j]]
+        assert got_rows.tolist() == want
+        assert counts.tolist() == [int(mask[r].sum()) if take[r] else 0 for r in range(S)]
+        tops_want = [int(np.flatnonzero(mask[r])[-1]) + 1 if take[r] and mask[r].any() else 0 for r in range(S)]
+        assert tops.tolist() == tops_want
     for r in range(S):
         states, j, cur = naive(ch.first[r], ch.classes, ch.kinds[r], ch.lengths[r])
         assert (int(last[r]), int(term[r])) == (j, cur)
