@@ -208,3 +208,8 @@ def lay_out(mask, rows, old, old_at, old_len, los, tops, cells, at, out, out_at)
             v = cells[c]
             out[o + lo + j] = v if b else -1
             c += b
+
+
+# numba sets up its dispatch on the first call of any compiled function (~10 ms, measured): here, at
+# import, with the other once-a-process costs, not inside the first long batch.
+look_up(np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int16), np.empty(1, dtype=np.int32))
