@@ -245,9 +245,13 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
         ts = [[targets[k] if one else None for k, one in zip(first_of.tolist(), lone)] for targets in ts]
     args = (pats, koff, lengths, first_cls, firsts, classes, rows, batch, L)
     if long_enough(int(lengths.sum())):
-        followed, masks, last, term, picked = _compiled(*args, ts)
+        pad = np.zeros(U, dtype=bool)  # the patterns of several scans: their steps in the padded arrays
+        for u, _ in shared:
+            pad[u] = True
+        followed, masks, last, term, ends, picked = _compiled(*args, ts, pad)
     else:
         (followed, masks, last, term), picked = _numpy(*args), (None, None)
+        ends = followed[np.arange(U), last]
     for (fld, shift, targets), mask, mine_ts, got in zip(fields, masks, ts, picked):
         if all(t is None for t in targets):
             continue
@@ -263,7 +267,7 @@ def _follow_all(parts: list, batch: BatchSteps, lookup: np.ndarray) -> list:
             if off:
                 mask[off] = False
             Sheet.write_masked(mine_ts, st + shift, followed, mask, batch, fld, got)
-    ends = followed[np.arange(U), last].tolist()
+    ends = ends.tolist()
     runs = [
         Followed(batch, e, k + 1, t, k + 1 == w)
         for e, k, t, w in zip(ends, last.tolist(), term.tolist(), lengths.tolist())
@@ -303,8 +307,9 @@ def _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
     return np.bitwise_and(code, (1 << FLAG_BIT) - 1, out=code), masks, last, term
 
 
-def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L, ts):
-    """The same by one compiled walk along every scan (compiled.py), for long batches; and each
+def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L, ts, pad):
+    """The same by one compiled walk along every scan (compiled.py), for long batches (the padded
+    arrays only for the patterns with pad), with each pattern's last step's row, and each
     field's steps to write for the patterns of one scan each (ts: their rows; placing.Masked)."""
     from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
 
@@ -314,11 +319,11 @@ def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L, t
     steps = batch.steps
     has = [(t[steps[rows]] != BLANK_CODE, t[steps[firsts]] != BLANK_CODE) for t in (STEP_SYM, STEP_FLAG)]
     takes = [np.array([t is not None for t in targets], dtype=bool) for targets in ts]
-    followed, sym_mask, flag_mask, last, term, *picked = compiled.follow_into(
+    followed, sym_mask, flag_mask, last, term, ends, *picked = compiled.follow_into(
         np.ascontiguousarray(kinds, dtype=np.int32), kstart, widths, np.array(koff, dtype=np.int64),
-        first_cls, firsts.astype(np.int32), has[0][1], has[1][1], (classes, rows, has[0][0], has[1][0]), takes, L,
+        first_cls, firsts.astype(np.int32), has[0][1], has[1][1], (classes, rows, has[0][0], has[1][0]), takes, pad, L,
     )  # fmt: skip
-    return followed, [sym_mask, flag_mask], last, term, [placing.Masked(*p) for p in picked]
+    return followed, [sym_mask, flag_mask], last, term, ends, [placing.Masked(*p) for p in picked]
 
 
 def _has(code: np.ndarray, fld: str) -> np.ndarray:

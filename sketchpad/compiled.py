@@ -23,71 +23,95 @@ gc.freeze()
 
 _SIGNATURE = (
     "void(int32[::1], int64[::1], int64[::1], int64[::1], int16[::1], int32[::1], boolean[::1], boolean[::1],"
-    " int8[:, ::1], int32[:, ::1], boolean[:, ::1], boolean[:, ::1], boolean[::1], boolean[::1],"
-    " int32[:, ::1], boolean[:, ::1], boolean[:, ::1], int64[::1], int16[::1],"
-    " int32[::1], int64[::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1])"
+    " int64[:, ::1], boolean[::1], boolean[::1], boolean[::1],"
+    " int32[:, ::1], boolean[:, ::1], boolean[:, ::1], int64[::1], int16[::1], int32[::1],"
+    " int32[::1], int32[::1], int64[::1], int64[::1], int32[::1], int32[::1], int64[::1], int64[::1], int64[::1])"
 )
+
+
+def pack(classes: np.ndarray, rows: np.ndarray, has_sym: np.ndarray, has_flag: np.ndarray) -> np.ndarray:
+    """One int64 per (kind, state) for follow_scans: the stepper output row (bits 0-31), has a
+    symbol (32), has a flag (33), the class as a byte (40-47): one load a column, not four."""
+    out = rows.astype(np.int64) & 0xFFFFFFFF
+    out |= has_sym.astype(np.int64) << 32
+    out |= has_flag.astype(np.int64) << 33
+    out |= (classes.astype(np.int64) & 0xFF) << 40
+    return out
+
+
+@njit(inline="always")
+def _unpack(p):
+    """A packed (kind, state) entry (`pack`): (row, has a symbol, has a flag, class)."""
+    return np.int32(p & 0xFFFFFFFF), (p >> 32) & 1, (p >> 33) & 1, np.int64(np.int8((p >> 40) & 0xFF))
 
 
 @njit(_SIGNATURE, cache=True, nogil=True)
 def follow_scans(
     kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag,
-    classes, rows, has_sym, has_flag, take_sym, take_flag,
-    followed, sym_mask, flag_mask, last, term,
-    sym_rows, sym_counts, sym_tops, flag_rows, flag_counts, flag_tops, totals,
+    packed, take_sym, take_flag, pad,
+    followed, sym_mask, flag_mask, last, term, end_rows,
+    sym_rows, sym_cols, sym_counts, sym_tops, flag_rows, flag_cols, flag_counts, flag_tops, totals,
 ):  # fmt: skip
     """Scan u has widths[u] columns; column j >= 1 has kind kinds[kstart[u] + j - 1] + koff[u]
-    (a row of the tables); column 0 is presented under its real state only (first_*).  For each
-    followed column j of scan u: followed[u, j] the stepper output row of its step, sym_mask and
-    flag_mask whether that step has a symbol / a flag.  last[u] the last followed column,
-    term[u] the class read there (>= 0: the scan ran out of columns).  Unfollowed slots of the
-    outputs are left as they were (zero / False).  And for the scans with take_sym[u] (likewise
-    flags): the rows of the steps with a symbol, end to end in sym_rows, how many (sym_counts[u])
-    and one past the last such column (sym_tops[u]; 0 and 0 for the others); totals: how many
-    in all (sym_rows and flag_rows hold one slot per followed column and one more)."""
+    (a row of the packed tables: `pack`); column 0 is presented under its real state only
+    (first_*).  last[u] is the last followed column, term[u] the class read there (>= 0: the scan
+    ran out of columns), end_rows[u] the stepper output row of the step there.  For the scans
+    with pad[u], each followed column j: followed[u, j] the stepper output row of its step,
+    sym_mask and flag_mask whether that step has a symbol / a flag (other slots are left as they
+    were).  For the other scans with take_sym[u] (likewise flags): the steps with a symbol, end to
+    end, their rows (sym_rows) and columns (sym_cols), how many (sym_counts[u]) and one past the
+    last such column (sym_tops[u]; 0 and 0 for the others); totals: how many in all (the
+    end-to-end arrays hold a slot per followed column and one more)."""
     ms, mf = 0, 0
     for u in range(widths.shape[0]):
-        k0, w, off, ts, tf = kstart[u] - 1, widths[u], koff[u], take_sym[u], take_flag[u]
-        ms0, mf0, tops, topf = ms, mf, 0, 0
-        r, bs, bf, cur, j = first_rows[u], first_sym[u], first_flag[u], first_cls[u], 0
-        while True:
-            followed[u, j], sym_mask[u, j], flag_mask[u, j] = r, bs, bf
-            if ts:  # (no branch on the mask: a carry row's flags are scattered)
-                sym_rows[ms] = r
+        k0, w, off = kstart[u] - 1, widths[u], koff[u]
+        ms0, mf0 = ms, mf
+        r, cur, j = first_rows[u], np.int64(first_cls[u]), 0
+        bs, bf = np.int64(first_sym[u]), np.int64(first_flag[u])
+        if pad[u]:  # (two loops, each short: one loop doing both runs at half the speed, measured)
+            while True:
+                followed[u, j], sym_mask[u, j], flag_mask[u, j] = r, bs, bf
+                if cur < 0 or j + 1 >= w:
+                    break
+                j += 1
+                r, bs, bf, cur = _unpack(packed[kinds[k0 + j] + off, cur])
+        else:
+            while True:  # (no branch on the masks: a carry row's flags are scattered)
+                sym_rows[ms], sym_cols[ms], flag_rows[mf], flag_cols[mf] = r, j, r, j
                 ms += bs
-                tops = j + 1 if bs else tops
-            if tf:
-                flag_rows[mf] = r
                 mf += bf
-                topf = j + 1 if bf else topf
-            if cur < 0 or j + 1 >= w:
-                break
-            j += 1
-            k = kinds[k0 + j] + off
-            r, bs, bf, cur = rows[k, cur], has_sym[k, cur], has_flag[k, cur], classes[k, cur]
-        last[u], term[u] = j, cur
-        sym_counts[u], sym_tops[u], flag_counts[u], flag_tops[u] = ms - ms0, tops, mf - mf0, topf
+                if cur < 0 or j + 1 >= w:
+                    break
+                j += 1
+                r, bs, bf, cur = _unpack(packed[kinds[k0 + j] + off, cur])
+            ms, mf = ms if take_sym[u] else ms0, mf if take_flag[u] else mf0
+        last[u], term[u], end_rows[u] = j, cur, r
+        sym_counts[u], flag_counts[u] = ms - ms0, mf - mf0
+        sym_tops[u] = sym_cols[ms - 1] + 1 if ms > ms0 else 0
+        flag_tops[u] = flag_cols[mf - 1] + 1 if mf > mf0 else 0
     totals[0], totals[1] = ms, mf
 
 
-def follow_into(kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, tables, takes, L: int):
+def follow_into(kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, tables, takes, pad, L):
     """follow_scans with its outputs made here: (followed, sym_mask, flag_mask, last, term,
-    (sym_rows, sym_counts, sym_tops), (flag_rows, flag_counts, flag_tops))."""
+    end_rows, (sym_rows, sym_cols, sym_counts, sym_tops), (flag_rows, ...)); tables: (classes,
+    rows, has_sym, has_flag), each kind x state.  (The padded arrays cost only the rows of the
+    scans with pad: np.zeros' pages are touched when written.)"""
     U = len(widths)
     followed = np.zeros((U, L), dtype=np.int32)
     sym_mask = np.zeros((U, L), dtype=bool)
     flag_mask = np.zeros((U, L), dtype=bool)
-    last = np.empty(U, dtype=np.int64)
-    term = np.empty(U, dtype=np.int16)
+    last, term, end_rows = np.empty(U, dtype=np.int64), np.empty(U, dtype=np.int16), np.empty(U, dtype=np.int32)
     room = int(widths.sum()) + 1
-    picked = [(np.empty(room, dtype=np.int32), np.empty(U, dtype=np.int64), np.empty(U, dtype=np.int64)) for _ in takes]
+    picked = [(np.empty(room, np.int32), np.empty(room, np.int32), np.empty(U, np.int64), np.empty(U, np.int64))]
+    picked.append(tuple(np.empty_like(a) for a in picked[0]))
     totals = np.zeros(2, dtype=np.int64)
     follow_scans(
-        kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, *tables, *takes,
-        followed, sym_mask, flag_mask, last, term, *picked[0], *picked[1], totals,
+        kinds, kstart, widths, koff, first_cls, first_rows, first_sym, first_flag, pack(*tables), *takes, pad,
+        followed, sym_mask, flag_mask, last, term, end_rows, *picked[0], *picked[1], totals,
     )  # fmt: skip
-    picked = [(r[:m], c, t) for (r, c, t), m in zip(picked, totals.tolist())]
-    return followed, sym_mask, flag_mask, last, term, picked[0], picked[1]
+    picked = [(r[:m], c[:m], n, t) for (r, c, n, t), m in zip(picked, totals.tolist())]
+    return followed, sym_mask, flag_mask, last, term, end_rows, picked[0], picked[1]
 
 
 _PAIRS = (
@@ -159,17 +183,17 @@ def kinds_of(where: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     return out
 
 
-@njit("int64(int32[:, ::1], boolean[:, ::1], int32[::1], int64[::1], int64[::1])", cache=True)
-def compact(rows, mask, out_rows, counts, tops):
-    """The steps where mask holds, row by row: out_rows their stepper output rows; counts[s] and
-    tops[s] (one past the last such column) of each row.  Returns how many.  (Without branches:
-    a scattered mask, a carry row's flags, would mispredict half of them; out_rows holds
-    mask.size slots.)"""
+@njit("int64(int32[:, ::1], boolean[:, ::1], int32[::1], int32[::1], int64[::1], int64[::1])", cache=True)
+def compact(rows, mask, out_rows, out_cols, counts, tops):
+    """The steps where mask holds, row by row: out_rows their stepper output rows, out_cols their
+    columns; counts[s] and tops[s] (one past the last such column) of each row.  Returns how
+    many.  (Without branches: a scattered mask, a carry row's flags, would mispredict half of
+    them; out_rows and out_cols hold mask.size slots.)"""
     m = 0
     for s in range(mask.shape[0]):
         m0, top = m, 0
         for j in range(mask.shape[1]):
-            out_rows[m] = rows[s, j]
+            out_rows[m], out_cols[m] = rows[s, j], j
             b = mask[s, j]
             m += b
             top = j + 1 if b else top
@@ -186,28 +210,23 @@ def codes_at(table, rows, out):
 
 
 _LAY_OUT = (
-    "void(boolean[:, ::1], int64[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64[::1], int32[::1],"
+    "void(int64[::1], int32[::1], int64[::1], int64[::1], int64[::1], int64[::1], int32[::1], int32[::1],"
     " int64[::1], int32[::1], int64[::1])"
 )
 
 
 @njit(_LAY_OUT, cache=True)
-def lay_out(mask, rows, old, old_at, old_len, los, tops, cells, at, out, out_at):
+def lay_out(rows, old, old_at, old_len, los, tops, cells, cols, at, out, out_at):
     """Each listed row's new index array, end to end in `out` from out_at[k]: what the row showed
-    before (old[old_at[k]:][:old_len[k]]), blanks (-1) up to column los[k], then its new cells
-    in columns los[k] .. los[k] + tops[k] - 1: cells[at[s]], cells[at[s] + 1], ... where row
-    s = rows[k] of the mask holds, -1 elsewhere (cells holds one slot more: read, never shown)."""
+    before (old[old_at[k]:][:old_len[k]]), blanks (-1) up to column los[k] + tops[k], and its new
+    cells, cells[i] in column los[k] + cols[i] for i from at[s] on (s = rows[k]) up to at[s + 1]."""
     for k in range(rows.shape[0]):
-        s, o, lo, c = rows[k], out_at[k], los[k], at[rows[k]]
-        for j in range(old_len[k]):
-            out[o + j] = old[old_at[k] + j]
-        for j in range(old_len[k], lo):
-            out[o + j] = -1
-        for j in range(tops[k]):
-            b = mask[s, j]
-            v = cells[c]
-            out[o + lo + j] = v if b else -1
-            c += b
+        s, o, lo = rows[k], out_at[k], los[k]
+        out[o : o + old_len[k]] = old[old_at[k] : old_at[k] + old_len[k]]
+        out[o + old_len[k] : o + lo] = -1
+        out[o + lo : o + lo + tops[k]] = -1
+        for i in range(at[s], at[s + 1]):
+            out[o + lo + cols[i]] = cells[i]
 
 
 # numba sets up its dispatch on the first call of any compiled function (~10 ms, measured): here, at

@@ -12,14 +12,14 @@ from .chains import blanks, gather, long_enough
 
 
 class Masked:
-    """The steps to write, in row order (their stepper output rows); per row of the mask, how many
-    (counts) and one past its last written column (tops); flat: their flat indices in the mask
-    (None: the compiled layout reads the mask itself)."""
+    """The steps to write, in row order: their stepper output rows, and their columns (cols) or
+    their flat indices in the mask (flat); per row of the mask, how many (counts) and one past its
+    last written column (tops)."""
 
-    __slots__ = ("rows", "counts", "tops", "flat")
+    __slots__ = ("rows", "cols", "counts", "tops", "flat")
 
-    def __init__(self, rows, counts, tops, flat=None):
-        self.rows, self.counts, self.tops, self.flat = rows, counts, tops, flat
+    def __init__(self, rows, cols, counts, tops, flat=None):
+        self.rows, self.cols, self.counts, self.tops, self.flat = rows, cols, counts, tops, flat
 
 
 def masked(rows: np.ndarray, mask: np.ndarray) -> Masked:
@@ -28,16 +28,17 @@ def masked(rows: np.ndarray, mask: np.ndarray) -> Masked:
     if long_enough(mask.size):
         from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
 
-        out_rows = np.empty(mask.size, dtype=np.int32)
+        out_rows, out_cols = np.empty(mask.size, dtype=np.int32), np.empty(mask.size, dtype=np.int32)
         counts, tops = np.empty(S, dtype=np.int64), np.empty(S, dtype=np.int64)
-        return Masked(out_rows[: compiled.compact(rows, mask, out_rows, counts, tops)], counts, tops)
+        m = compiled.compact(rows, mask, out_rows, out_cols, counts, tops)
+        return Masked(out_rows[:m], out_cols[:m], counts, tops)
     flat = np.flatnonzero(mask)
     if len(flat) == 0:
-        return Masked(flat.astype(np.int32), np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64), flat)
+        return Masked(flat.astype(np.int32), None, np.zeros(S, dtype=np.int64), np.zeros(S, dtype=np.int64), flat)
     bounds = np.searchsorted(flat, np.arange(S + 1) * L)  # each row's run of `flat` (sorted)
     counts = np.diff(bounds)
     tops = np.where(counts > 0, flat[np.maximum(bounds[1:] - 1, 0)] % L + 1, 0)
-    return Masked(gather(rows, flat), counts, tops, flat)
+    return Masked(gather(rows, flat), None, counts, tops, flat)
 
 
 def codes(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -52,25 +53,25 @@ def codes(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
 
 
 def lay_out(targets: list, starts, mask: np.ndarray, got: Masked, cells: np.ndarray) -> None:
-    """Show the new cells (cells[i]: the cell made for got.rows[i]; cells holds one slot more,
-    never shown: the compiled layout reads one past a row's last) on their rows: row targets[s]
+    """Show the new cells (cells[i]: the cell made for got.rows[i]) on their rows: row targets[s]
     gets them in columns starts[s] + j, blank where mask[s, j] does not hold.  A row that ends
     below its new cells gets one new array (those of one call are views of one read-only array:
     a row that changes copies its own, Row.own); one that shows cells there keeps them, and
     may not already show a cell where a new one goes."""
     S, L = mask.shape
-    at = np.cumsum(got.counts) - got.counts  # each row's first cell in `cells`
+    at = np.concatenate(([0], np.cumsum(got.counts)))  # row s's cells: cells[at[s] : at[s + 1]]
     starts = np.asarray(starts).tolist()
     fresh, over = [], []  # rows that end below their new cells (the usual case); rows that do not
     for s, (row, lo, k) in enumerate(zip(targets, starts, got.tops.tolist())):
         if row is not None and k:
             (fresh if len(row.ids) <= lo else over).append(s)
     placed = None
-    if fresh and got.flat is None and long_enough(mask.size):
-        _lay_out_compiled(targets, starts, mask, got, cells, at, fresh)
+    if got.cols is not None:  # (compiled: the columns of the cells, no mask)
+        if fresh:
+            _lay_out_compiled(targets, starts, got, cells, at, fresh)
     elif fresh or over:
         placed = np.full(S * L, -1, dtype=np.int32)
-        placed[got.flat if got.flat is not None else np.flatnonzero(mask)] = cells[: len(got.rows)]
+        placed[got.flat] = cells
         placed = placed.reshape(S, L)
         for s in fresh:
             row, lo, k = targets[s], starts[s], int(got.tops[s])
@@ -81,7 +82,7 @@ def lay_out(targets: list, starts, mask: np.ndarray, got: Masked, cells: np.ndar
             new = placed[s, :k]
         else:
             new = np.full(k, -1, dtype=np.int32)
-            new[mask[s, :k]] = cells[at[s] : at[s] + got.counts[s]]
+            new[got.cols[at[s] : at[s + 1]]] = cells[at[s] : at[s + 1]]
         hi = lo + k
         if hi > len(row.ids):
             row._widen(hi)
@@ -90,7 +91,7 @@ def lay_out(targets: list, starts, mask: np.ndarray, got: Masked, cells: np.ndar
         row.own().ids[lo:hi] = new
 
 
-def _lay_out_compiled(targets, starts, mask, got, cells, at, fresh) -> None:
+def _lay_out_compiled(targets, starts, got, cells, at, fresh) -> None:
     from . import compiled  # lazy: as in `masked` (loaded there already)
 
     ks = np.array(fresh, dtype=np.int64)
@@ -102,8 +103,8 @@ def _lay_out_compiled(targets, starts, mask, got, cells, at, fresh) -> None:
     out = np.empty(int(sizes.sum()), dtype=np.int32)
     old = np.concatenate(olds).astype(np.int32, copy=False) if olds else np.zeros(0, dtype=np.int32)
     compiled.lay_out(
-        mask, ks, old, np.cumsum(old_len) - old_len, old_len, los, got.tops[ks],
-        cells, at.astype(np.int64), out, out_at,
+        ks, old, np.cumsum(old_len) - old_len, old_len, los, got.tops[ks],
+        cells.astype(np.int32, copy=False), got.cols, at.astype(np.int64), out, out_at,
     )  # fmt: skip
     out.flags.writeable = False  # shown by its rows: one that changes copies its own (Row.own)
     for s, o, n in zip(fresh, out_at.tolist(), sizes.tolist()):

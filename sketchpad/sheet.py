@@ -434,13 +434,13 @@ class Sheet:
         stores = {id(t.store): t.store for t in targets if t is not None}
         if len(stores) == 1:  # (the usual case) the cells in one run
             first = next(iter(stores.values()))._written(syms, got.rows, batch.index, FIELDS[fld], ids=False)
-            cells = np.arange(first, first + len(got.rows) + 1, dtype=np.int32)  # (+ 1: placing.lay_out)
+            cells = np.arange(first, first + len(got.rows), dtype=np.int32)
         else:  # scans of several worksheets in one batch: each store its own cells, in order
             owner = np.repeat([id(t.store) if t is not None else 0 for t in targets], got.counts)
-            cells = np.full(len(got.rows) + 1, -1, dtype=np.int32)
+            cells = np.empty(len(got.rows), dtype=np.int32)
             for key, store in stores.items():
-                mine = np.append(owner == key, False)
-                cells[mine] = store._written(syms[mine[:-1]], got.rows[mine[:-1]], batch.index, FIELDS[fld])
+                mine = owner == key
+                cells[mine] = store._written(syms[mine], got.rows[mine], batch.index, FIELDS[fld])
         placing.lay_out(targets, starts, mask, got, cells)
 
     def text(self) -> str:

@@ -27,25 +27,38 @@ def test_the_compiled_walk_equals_the_naive_walk(seed, S, L, n):
     first_rows = rnd.integers(0, 10**6, size=S).astype(np.int32)
     first_sym, first_flag = rnd.random(S) < 0.5, rnd.random(S) < 0.5
     takes = [rnd.random(S) < 0.7, rnd.random(S) < 0.7]
+    pad = rnd.random(S) < 0.5
     got = compiled.follow_into(
         np.concatenate(kinds), np.cumsum(widths - 1) - (widths - 1), widths, off.astype(np.int64),
-        ch.first.astype(np.int16), first_rows, first_sym, first_flag, (classes, rows, has_sym, has_flag), takes, L,
+        ch.first.astype(np.int16), first_rows, first_sym, first_flag, (classes, rows, has_sym, has_flag), takes, pad, L,
     )  # fmt: skip
-    followed, sym_mask, flag_mask, last, term, *picked = got
-    for mask, take, (got_rows, counts, tops) in zip((sym_mask, flag_mask), takes, picked):
-        want = [followed[r, j] for r in range(S) if take[r] for j in range(L) if mask[r, j]]
-        assert got_rows.tolist() == want
+    followed, sym_mask, flag_mask, last, term, ends, *picked = got
+    walked = []  # each scan's (row, has a symbol, has a flag) along its chain
+    for r in range(S):
+        states, j, _ = naive(ch.first[r], ch.classes, ch.kinds[r], ch.lengths[r])
+        ks = [k + 3 for k in ch.kinds[r, :j]]
+        walked.append(
+            [(first_rows[r], first_sym[r], first_flag[r])]
+            + [(rows[k, s], has_sym[k, s], has_flag[k, s]) for k, s in zip(ks, states[1:])]
+        )
+        assert ends[r] == walked[r][-1][0]
+    for f, (mask, take, (got_rows, cols, counts, tops)) in enumerate(zip((sym_mask, flag_mask), takes, picked)):
+        take = take & ~pad  # (a padded scan's steps are in the padded arrays only)
+        want = [(w[0], j) for r in range(S) if take[r] for j, w in enumerate(walked[r]) if w[1 + f]]
+        assert list(zip(got_rows.tolist(), cols.tolist())) == want
+        mask = np.array([[j < len(walked[r]) and bool(walked[r][j][1 + f]) for j in range(L)] for r in range(S)])
         assert counts.tolist() == [int(mask[r].sum()) if take[r] else 0 for r in range(S)]
         tops_want = [int(np.flatnonzero(mask[r])[-1]) + 1 if take[r] and mask[r].any() else 0 for r in range(S)]
         assert tops.tolist() == tops_want
     for r in range(S):
         states, j, cur = naive(ch.first[r], ch.classes, ch.kinds[r], ch.lengths[r])
         assert (int(last[r]), int(term[r])) == (j, cur)
-        ks = [k + 3 for k in ch.kinds[r, :j]]
-        want = [first_rows[r]] + [rows[k, s] for k, s in zip(ks, states[1:])]
-        assert followed[r, : j + 1].tolist() == want and not followed[r, j + 1 :].any()
-        assert sym_mask[r, : j + 1].tolist() == [first_sym[r]] + [has_sym[k, s] for k, s in zip(ks, states[1:])]
-        assert flag_mask[r, : j + 1].tolist() == [first_flag[r]] + [has_flag[k, s] for k, s in zip(ks, states[1:])]
+        if not pad[r]:  # (only the padded scans' rows are written)
+            assert not followed[r].any() and not sym_mask[r].any() and not flag_mask[r].any()
+            continue
+        assert followed[r, : j + 1].tolist() == [w[0] for w in walked[r]] and not followed[r, j + 1 :].any()
+        assert sym_mask[r, : j + 1].tolist() == [bool(w[1]) for w in walked[r]]
+        assert flag_mask[r, : j + 1].tolist() == [bool(w[2]) for w in walked[r]]
         assert not sym_mask[r, j + 1 :].any() and not flag_mask[r, j + 1 :].any()
 
 
