@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import sketchpad  # noqa: E402
-import sketchpad.procedures  # noqa: E402, F401  (the runtime's modules load before any clock: once a process)
 import sketchpad.compiled  # noqa: E402, F401  (its compiled loops too: numba's import, ~0.3 s once a process)
+import sketchpad.procedures  # noqa: E402, F401  (the runtime's modules load before any clock: once a process)
 from sketchpad.expr import Limits  # noqa: E402
 from sketchpad.model.environment import machine  # noqa: E402
 
