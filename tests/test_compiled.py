@@ -10,6 +10,10 @@ from test_chains import naive, random_chains
 from test_provenance import PROBLEMS, RecordingArray, provenance_errors
 
 from sketchpad import ReferenceStepper, chains, compiled, solve
+from sketchpad.batch_steps import BatchSteps
+from sketchpad.codes import STEP_CODE
+from sketchpad.sheet import Sheet
+from sketchpad.symbols import Step
 
 
 @settings(max_examples=80, deadline=None)
@@ -78,3 +82,38 @@ def test_every_batch_compiled_or_none_the_same_sheets(expr, monkeypatch):
         slow.forward_passes,
         slow.views_presented,
     )
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), S=st.integers(1, 8), L=st.integers(1, 40))
+def test_the_compiled_layout_equals_the_numpy_one(seed, S, L):
+    """Sheet.write_masked both ways (placing.py), on rows that end below their new cells (the
+    usual case) and rows that already show cells there (blank where the new ones go): the same
+    cells, the same symbols, the same index arrays."""
+    rnd = np.random.default_rng(seed)
+    mask = rnd.random((S, L)) < 0.6
+    rows = rnd.integers(0, 5, size=(S, L)).astype(np.int32)
+    starts = rnd.integers(0, 4, size=S)
+    shows = [rnd.integers(0, 8) for _ in range(S)]  # how many columns each row shows before
+    kept = rnd.random(S) < 0.9  # (a scan without this field's row: None)
+    batch = BatchSteps(0, np.array([STEP_CODE[Step(d, "0", "HALT")] for d in "01234"], dtype=np.int32))
+    got = []
+    for compiled_ in (False, True):
+        chains.COMPILED = 0 if compiled_ else 1 << 60
+        try:
+            sheet = Sheet("t")
+            targets = []
+            for s in range(S):
+                r = sheet.row(f"r{s}")
+                ids = np.full(shows[s], -1, dtype=np.int32)
+                lo, top = int(starts[s]), int(np.flatnonzero(mask[s])[-1]) + 1 if mask[s].any() else 0
+                ids[[c for c in range(shows[s]) if not lo <= c < lo + top]] = 7  # a cell outside the new ones
+                r.ids = ids
+                targets.append(r if kept[s] else None)
+            Sheet.write_masked(targets, starts, rows, mask, batch, "sym")
+            got.append(
+                ([None if t is None else t.ids.tolist() for t in targets], sheet.store.sym[: sheet.store.n].tolist())
+            )
+        finally:
+            chains.COMPILED = 1 << 12
+    assert got[0] == got[1]
