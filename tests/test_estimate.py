@@ -72,6 +72,8 @@ def test_memory_held_is_within_the_estimate(form):
     the estimate, and not far below it (the estimate is a budget, not a wild upper bound)."""
     import tracemalloc
 
+    import sketchpad.compiled  # noqa: F401  (numba's import is the process's, not a solve's: before the count)
+
     rng = random.Random(11)
     a, b = str(rng.randrange(10**299, 10**300)), str(rng.randrange(10**149, 10**150))
     expr = form.format(a=a, b=b)
