@@ -262,9 +262,7 @@ class Row:
     def cells(self, cells) -> None:
         self.ids = ids_in(self.store, cells).copy()
 
-    @property
-    def sign(self):
-        return None if self.sign_id < 0 else Cell.at(self.store, self.sign_id)
+    sign = property(lambda self: None if self.sign_id < 0 else Cell.at(self.store, self.sign_id))
 
     def sign_sym(self, default: str = "_") -> str:
         return default if self.sign_id < 0 else SYMBOLS[self.store.sym[self.sign_id]]
@@ -326,6 +324,12 @@ class Sheet:
         r = Row(name, self.store, EMPTY, -1, offset)
         self.rows.append(r)
         return r
+
+    def new_rows(self, names: list, offsets: list) -> list:
+        """Rows as `row` makes them, many at once (a product's thousands)."""
+        made = [Row(name, self.store, EMPTY, -1, offset) for name, offset in zip(names, offsets)]
+        self.rows += made
+        return made
 
     def input_row(self, name: str, digits: str, sign: str = PLUS) -> Row:
         """Write a problem operand (most significant digit first) as input cells."""
