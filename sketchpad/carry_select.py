@@ -100,8 +100,9 @@ class SelectScan:
         for p in parts:
             x, y, start, limit = p.x, p.y, p.start, p.limit
             yids = id(y.ids) if y is not None else None
-            same_key = (id(x.ids), yids, start, limit, p.fixed_code, p.first_carry, p.states, p.op, p.carry is not None)
-            got = by_arrays.get(same_key)
+            states = p.states  # (by identity here: a family is one tuple, hashing it is not free)
+            ident = (id(x.ids), yids, start, limit, p.fixed_code, p.first_carry, id(states), p.op, p.carry is not None)
+            got = by_arrays.get(ident)
             if got is not None:
                 same.append((p, got))
                 continue
@@ -113,7 +114,7 @@ class SelectScan:
             cy = keys.get(ky)
             if cy is None:
                 cy = keys[ky] = cells_key(y, p, many)
-            key = (p.op, cx, cy, p.fixed_code, p.first_carry, start, limit, p.states, p.carry is not None)
+            key = (p.op, cx, cy, p.fixed_code, p.first_carry, start, limit, states, p.carry is not None)
             got = shared.get(key)
             if got is not None and got is not p and many and not same_cells(p, got):
                 key += (id(p),)  # the same fingerprint, other cells
@@ -122,7 +123,7 @@ class SelectScan:
                 shared[key] = got = p
             else:
                 same.append((p, got))
-            by_arrays[same_key] = got
+            by_arrays[ident] = got
         fresh: dict = {}  # long scans whose patterns are not made yet, by operation, family and store
         if len(SYMBOLS) == NSYM:  # (a wrong stepper's symbols outside the alphabet: one by one)
             for p in shared.values():
@@ -132,7 +133,7 @@ class SelectScan:
             if len(group) > 1:
                 Pattern.many(group)
         for p, got in same:
-            p._pattern = got.pattern
+            p._pattern = got._pattern or got.pattern
         firsts, out, grids = [], [], set()
         for p in shared.values():
             pat = p.pattern
