@@ -392,12 +392,21 @@ def select_scans(op: str, xs: list, ys: list, carries: list, outs: list, starts:
             return None
     parts, new = [], object.__new__
     for x, y, carry, out, start, cell, code, st in zip(xs, ys, carries, outs, starts, cells, codes, states):
-        p = new(SelectScan)  # (as __init__ makes it)
-        p.op, p.x, p.y, p.carry, p.out, p.fixed, p.fixed_code = op, x, y, carry, out, cell, code
-        p.limit = limit = max(len(x.ids), len(y.ids) if y is not None else 0) + 2
-        no_first = carry is None or not 0 <= start < len(carry.ids)
-        p.first_carry = BLANK_CODE if no_first else carry.code(start)
-        p.start, p.states, p.size, p._pattern = start, st, 1 + (limit - start - 1) * len(st), None
+        p = new(SelectScan)  # as __init__ makes it (one slot a statement: no tuples)
+        p.op = op
+        p.x = x
+        p.y = y
+        p.carry = carry
+        p.out = out
+        p.fixed = cell
+        p.fixed_code = code
+        w, wy = len(x.ids), len(y.ids) if y is not None else 0
+        p.limit = limit = (w if w >= wy else wy) + 2  # (max(), without its call)
+        p.first_carry = BLANK_CODE if carry is None or not 0 <= start < len(carry.ids) else carry.code(start)
+        p.start = start
+        p.states = st
+        p.size = 1 + (limit - start - 1) * len(st)
+        p._pattern = None
         parts.append(p)
     return parts
 

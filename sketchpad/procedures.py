@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .carry_select import scan_all, select_scans
+from .chains import blanks
 from .codes import SYMBOLS, text_of, view_code
 from .digits import to_digits, to_int
 from .errors import InputError, StepperFault
@@ -250,16 +251,28 @@ def _sum_tree(sheet: Sheet, items: list):
         pairs, shifted = [], {}
         for (r1, s1), (r2, s2) in zip(items[0::2], items[1::2]):
             key = (id(r2.ids), s2 - s1)  # rows that show one array (one digit's partial rows): one shifted row
-            y = shifted.get(key)
-            if y is None:
-                y = shifted[key] = Row.shifted(r2, s2 - s1)
-            pairs.append((r1, y, s2 - s1, s1))
+            if key not in shifted:
+                shifted[key] = (r2, s2 - s1)
+            pairs.append((r1, key, s2 - s1, s1))
+        ys = dict(zip(shifted, _shifted_all(list(shifted.values()))))
+        pairs = [(r1, ys[key], d, s1) for r1, key, d, s1 in pairs]
         sums = yield from add_rows_all(sheet, pairs)
         nxt = list(zip(sums, [s1 for _, _, _, s1 in pairs]))
         if len(items) % 2:
             nxt.append(items[-1])
         items = nxt
     return items[0][0]
+
+
+def _shifted_all(rows: list) -> list:
+    """Row.shifted of each (row, shift), as read-only views of one array (a level's addends: one
+    copy, not an array each)."""
+    if len(rows) < 2:
+        return [Row.shifted(r, d) for r, d in rows]
+    buf = np.concatenate([a for r, d in rows for a in (blanks(d), r.ids)])
+    buf.flags.writeable = False
+    ends = np.cumsum([d + len(r.ids) for r, d in rows]).tolist()
+    return [Row(r.name, r.store, buf[e - d - len(r.ids) : e]) for (r, d), e in zip(rows, ends)]
 
 
 def _partial_row(x: Row, digit_cell: Cell, carry: Row, out: Row):
