@@ -262,7 +262,9 @@ class Row:
     def cells(self, cells) -> None:
         self.ids = ids_in(self.store, cells).copy()
 
-    sign = property(lambda self: None if self.sign_id < 0 else Cell.at(self.store, self.sign_id))
+    @property
+    def sign(self):
+        return None if self.sign_id < 0 else Cell.at(self.store, self.sign_id)
 
     def sign_sym(self, default: str = "_") -> str:
         return default if self.sign_id < 0 else SYMBOLS[self.store.sym[self.sign_id]]
