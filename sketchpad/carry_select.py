@@ -65,10 +65,12 @@ def select_probes(
 class SelectScan:
     """A carry-select scan as a part of a batch; its result is its followed run, written."""
 
-    __slots__ = ("op", "x", "y", "carry", "out", "fixed", "start", "limit", "states", "first_carry", "size", "_pattern")
+    __slots__ = ("op", "x", "y", "carry", "out", "fixed", "fixed_code", "start", "limit", "states")
+    __slots__ += ("first_carry", "size", "_pattern")
 
     def __init__(self, op, x, y, carry, out, start, limit, fixed, states):
         self.op, self.x, self.y, self.carry, self.out, self.fixed = op, x, y, carry, out, fixed
+        self.fixed_code = fixed.code if fixed is not None else -1
         self.start, self.limit, self.states = start, limit, states
         self.first_carry = carry.code(start) if carry is not None else BLANK_CODE
         self.size = 1 + (limit - start - 1) * len(states)
@@ -92,26 +94,36 @@ class SelectScan:
         same: list = []
         many = len(parts) > 1
         keys: dict = {}  # (row's index array, start, limit) -> its cells_key (a digit's partial rows show one)
+        # scans over the very same index arrays (a digit's partial rows, the sums of one digit
+        # pair): one pattern, found without fingerprints
+        by_arrays: dict = {}
         for p in parts:
-            x, y = p.x, p.y
-            kx = (id(x.ids), p.start, p.limit)
-            ky = (id(y.ids) if y is not None else None, p.start, p.limit)
+            x, y, start, limit = p.x, p.y, p.start, p.limit
+            yids = id(y.ids) if y is not None else None
+            states = p.states  # (by identity here: a family is one tuple, hashing it is not free)
+            ident = (id(x.ids), yids, start, limit, p.fixed_code, p.first_carry, id(states), p.op, p.carry is not None)
+            got = by_arrays.get(ident)
+            if got is not None:
+                same.append((p, got))
+                continue
+            kx = (id(x.ids), start, limit)
+            ky = (yids, start, limit)
             cx = keys.get(kx)
             if cx is None:
-                cx = keys[kx] = cells_key(p.x, p, many)
+                cx = keys[kx] = cells_key(x, p, many)
             cy = keys.get(ky)
             if cy is None:
-                cy = keys[ky] = cells_key(p.y, p, many)
-            fixed = p.fixed.code if p.fixed is not None else -1
-            key = (p.op, cx, cy, fixed, p.first_carry, p.start, p.limit, p.states, p.carry is not None)
+                cy = keys[ky] = cells_key(y, p, many)
+            key = (p.op, cx, cy, p.fixed_code, p.first_carry, start, limit, states, p.carry is not None)
             got = shared.get(key)
             if got is not None and got is not p and many and not same_cells(p, got):
                 key += (id(p),)  # the same fingerprint, other cells
                 got = None
             if got is None:
-                shared[key] = p
+                shared[key] = got = p
             else:
                 same.append((p, got))
+            by_arrays[ident] = got
         fresh: dict = {}  # long scans whose patterns are not made yet, by operation, family and store
         if len(SYMBOLS) == NSYM:  # (a wrong stepper's symbols outside the alphabet: one by one)
             for p in shared.values():
@@ -121,7 +133,7 @@ class SelectScan:
             if len(group) > 1:
                 Pattern.many(group)
         for p, got in same:
-            p._pattern = got.pattern
+            p._pattern = got._pattern or got.pattern
         firsts, out, grids = [], [], set()
         for p in shared.values():
             pat = p.pattern
@@ -361,16 +373,41 @@ def _ended(op: str, carry, start: int, limit: int, run: Followed):
     raise StepperFault(f"a {op} scan did not halt after {limit} columns")
 
 
-def select_scans(specs: list) -> list | None:
-    """Carry-select scans for (op, x, y, carry, out, start, fixed) specs, as `scan` would make
-    them in the parallel mode; None when one of them has no family (it scans column by column)."""
-    parts = []
-    for op, x, y, carry, out, start, fixed in specs:
-        states = family(op, fixed)
-        if states is None:
+def select_scans(op: str, xs: list, ys: list, carries: list, outs: list, starts: list, fixed=None) -> list | None:
+    """Carry-select scans of `op`, the k-th over rows xs[k] and ys[k] into carries[k] and
+    outs[k] from column starts[k], as `scan` would make them in the parallel mode (built at once,
+    for a product's thousands of rows); None when one of them has no family (it scans column by
+    column).  `fixed`: (cells, their symbol codes; -1 for None), the k-th read in every column
+    of the k-th scan (a product row's multiplier digit)."""
+    n = len(xs)
+    cells, codes = fixed if fixed is not None else ([None] * n, [-1] * n)
+    if op == MUL:  # (a row's family by its digit's code, as `family` finds it by the cell's symbol)
+        fams = {c: _MUL_FAMILIES.get(SYMBOLS[c]) if c >= 0 else None for c in set(codes)}
+        if any(f is None for f in fams.values()):
             return None
-        limit = max(len(x.ids), len(y.ids) if y is not None else 0) + 2
-        parts.append(SelectScan(op, x, y, carry, out, start, limit, fixed, states))
+        states = [fams[c] for c in codes]
+    else:
+        states = [family(op, None)] * n
+        if n and states[0] is None:
+            return None
+    parts, new = [], object.__new__
+    for x, y, carry, out, start, cell, code, st in zip(xs, ys, carries, outs, starts, cells, codes, states):
+        p = new(SelectScan)  # as __init__ makes it (one slot a statement: no tuples)
+        p.op = op
+        p.x = x
+        p.y = y
+        p.carry = carry
+        p.out = out
+        p.fixed = cell
+        p.fixed_code = code
+        w, wy = len(x.ids), len(y.ids) if y is not None else 0
+        p.limit = limit = (w if w >= wy else wy) + 2  # (max(), without its call)
+        p.first_carry = BLANK_CODE if carry is None or not 0 <= start < len(carry.ids) else carry.code(start)
+        p.start = start
+        p.states = st
+        p.size = 1 + (limit - start - 1) * len(st)
+        p._pattern = None
+        parts.append(p)
     return parts
 
 
@@ -379,9 +416,9 @@ def scan_all(parts: list):
     scan); returns each scan's (last step, its column), as `scan` does, or None when every
     scan halted on a HALT step (the usual case: nothing to look at one by one)."""
     runs = yield parts
-    own = list({id(r): r for r in runs}.values())  # (scans of one pattern share their run)
+    own = set(runs)  # (scans of one pattern share their run)
     if own and all(r.term == HALTS for r in own):
         rows = np.array([r.last_row for r in own])
-        if (STEP_NEXT[own[0].batch.steps[rows]] == NEXT[HALT]).all():
+        if (STEP_NEXT[runs[0].batch.steps[rows]] == NEXT[HALT]).all():
             return None
     return [_ended(p.op, p.carry, p.start, p.limit, run) for p, run in zip(parts, runs)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .carry_select import scan_all, select_scans
+from .chains import blanks
 from .codes import SYMBOLS, text_of, view_code
 from .digits import to_digits, to_int
 from .errors import InputError, StepperFault
@@ -141,25 +142,42 @@ def add_rows(sheet: Sheet, x: Row, y: Row, name="sum", start=0, offset=0):
 def _sum_rows(sheet: Sheet, x: Row, name: str, start: int, offset: int) -> tuple:
     carry = sheet.row("carry", offset)
     out = sheet.row(name, offset)
-    shown = x.ids[:start]  # x's cells below `start` (start >= 0), shown (not copied: the scan's
-    if len(shown):  # write makes the row's own array; a read-only view is copied before any change)
-        shown.flags.writeable = False
-        out.ids = shown
+    _show_below(out, x, start, {})
     return carry, out
+
+
+def _show_below(out: Row, x: Row, start: int, views: dict) -> None:
+    """Show x's cells below `start` (start >= 0) in `out` (not copied: the scan's write makes the
+    row's own array; a read-only view is copied before any change).  `views`: the views made so
+    far, by (x's index array, start): sums of the same rows show one."""
+    key = (id(x.ids), start)
+    shown = views.get(key)
+    if shown is None:
+        shown = views[key] = x.ids[:start]
+        if len(shown):
+            shown.flags.writeable = False
+    if len(shown):
+        out.ids = shown
 
 
 def add_rows_all(sheet: Sheet, pairs: list):
     """add_rows of each (x, y, start, offset), all in one batch: in the parallel mode one
     carry-select scan each, with no generator per addition (a level of a product's sum)."""
-    rows = [_sum_rows(sheet, x, "sum", start, offset) for x, _, start, offset in pairs]
-    specs = [(ADD, x, y, c, o, start, None) for (x, y, start, _), (c, o) in zip(pairs, rows)]
-    parts = select_scans(specs) if PARALLEL.get() else None
+    n = len(pairs)
+    offsets = [None] * (2 * n)
+    offsets[0::2] = offsets[1::2] = [offset for _, _, _, offset in pairs]
+    made = sheet.new_rows(["carry", "sum"] * n, offsets)  # (each pair's carry row, then its sum row)
+    carries, outs = made[0::2], made[1::2]
+    xs, ys, starts = [x for x, _, _, _ in pairs], [y for _, y, _, _ in pairs], [s for _, _, s, _ in pairs]
+    views: dict = {}
+    for x, start, out in zip(xs, starts, outs):
+        _show_below(out, x, start, views)
+    parts = select_scans(ADD, xs, ys, carries, outs, starts) if PARALLEL.get() else None
     if parts is None:
-        gens = [_added(x, y, c, o, start) for (x, y, start, _), (c, o) in zip(pairs, rows)]
-        return (yield from together(gens))
+        return (yield from together(map(_added, xs, ys, carries, outs, starts)))
     for step, _ in (yield from scan_all(parts)) or ():
         expect(step, (HALT,), "addition")
-    return [o for _, o in rows]
+    return outs
 
 
 def _added(x: Row, y: Row, carry: Row, out: Row, start: int):
@@ -199,26 +217,26 @@ def zero_test(sheet: Sheet, x: Row, name="zero?"):
 def product_rows(sheet: Sheet, x: Row, y: Row):
     """|x| * |y|: one partial-product row per digit of y, all rows advancing together (one
     batch per column), then the rows added in, each shifted one more column."""
-    partial = []
-    specs = []
     store = sheet.store
     store.reserve(3 * x.width() * y.width() // 2)  # about the cells it writes (rows of one digit share theirs)
-    names: dict = {}  # a digit's code -> its rows' name (made once, not per row)
-    for j, (code, cid) in enumerate(zip(y.syms(0, y.width()).tolist(), y.ids.tolist())):
-        carry = sheet.row("carry", j)
-        name = names.get(code)
-        if name is None:
-            name = names[code] = f"x{SYMBOLS[code]}"
-        row = sheet.row(name, j)
-        partial.append(row)
-        specs.append((MUL, x, None, carry, row, 0, None if cid < 0 else Cell.at(store, cid)))
-    parts = select_scans(specs) if PARALLEL.get() else None
+    w, cids, syms = y.width(), y.ids.tolist(), y.syms(0, y.width())
+    names = {c: f"x{SYMBOLS[c]}" for c in set(syms.tolist())}  # a digit's rows' name (made once, not per row)
+    labels = ["carry", None] * w
+    labels[1::2] = [names[c] for c in syms.tolist()]
+    offsets = [None] * (2 * w)
+    offsets[0::2] = offsets[1::2] = range(w)
+    made = sheet.new_rows(labels, offsets)  # (each digit's carry row, then its partial row)
+    carries, partial = made[0::2], made[1::2]
+    fixed = [None if cid < 0 else Cell.at(store, cid) for cid in cids]
+    codes = np.where(y.ids < 0, -1, syms).tolist()  # each digit's code (-1: no cell)
+    parallel = PARALLEL.get()
+    parts = select_scans(MUL, [x] * w, [None] * w, carries, partial, [0] * w, (fixed, codes)) if parallel else None
     if parts is not None:  # every row one carry-select scan, with no generator per row
         for step, _ in (yield from scan_all(parts)) or ():
             expect(step, (HALT,), "partial product")
     else:
-        yield from together(_partial_row(x, fixed, carry, row) for _, x, _, carry, row, _, fixed in specs)
-    if PARALLEL.get():
+        yield from together(map(_partial_row, [x] * w, fixed, carries, partial))
+    if parallel:
         return (yield from _sum_tree(sheet, [(row, j) for j, row in enumerate(partial)]))
     total = partial[0]
     for j in range(1, len(partial)):
@@ -231,18 +249,30 @@ def _sum_tree(sheet: Sheet, items: list):
     """Add shifted rows pairwise, all pairs of a level together: log2(rows) levels."""
     while len(items) > 1:
         pairs, shifted = [], {}
-        for k in range(0, len(items) - 1, 2):
-            (r1, s1), (r2, s2) = items[k], items[k + 1]
+        for (r1, s1), (r2, s2) in zip(items[0::2], items[1::2]):
             key = (id(r2.ids), s2 - s1)  # rows that show one array (one digit's partial rows): one shifted row
             if key not in shifted:
-                shifted[key] = Row.shifted(r2, s2 - s1)
-            pairs.append((r1, shifted[key], s2 - s1, s1))
+                shifted[key] = (r2, s2 - s1)
+            pairs.append((r1, key, s2 - s1, s1))
+        ys = dict(zip(shifted, _shifted_all(list(shifted.values()))))
+        pairs = [(r1, ys[key], d, s1) for r1, key, d, s1 in pairs]
         sums = yield from add_rows_all(sheet, pairs)
-        nxt = [(row, items[2 * k][1]) for k, row in enumerate(sums)]
+        nxt = list(zip(sums, [s1 for _, _, _, s1 in pairs]))
         if len(items) % 2:
             nxt.append(items[-1])
         items = nxt
     return items[0][0]
+
+
+def _shifted_all(rows: list) -> list:
+    """Row.shifted of each (row, shift), as read-only views of one array (a level's addends: one
+    copy, not an array each)."""
+    if len(rows) < 2:
+        return [Row.shifted(r, d) for r, d in rows]
+    buf = np.concatenate([a for r, d in rows for a in (blanks(d), r.ids)])
+    buf.flags.writeable = False
+    ends = np.cumsum([d + len(r.ids) for r, d in rows]).tolist()
+    return [Row(r.name, r.store, buf[e - d - len(r.ids) : e]) for (r, d), e in zip(rows, ends)]
 
 
 def _partial_row(x: Row, digit_cell: Cell, carry: Row, out: Row):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import operator
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from .parts import FAMILIES, MUL_CARRIES, PARALLEL, RUN_COUNTERS, SPECULATION, A
 from .scans import scan, sign_code
 from .symbols import HALT, Step, View
 
+_SIZE = operator.attrgetter("size")
 SMALL = 4096  # up to this many codes, the distinct views of a batch by sorting, above by a mark table
 
 
@@ -190,12 +192,14 @@ class Run:
             if self.trace is not None or self.on_batch is not None:
                 self._record(parts, batch, [np.zeros(1, dtype=np.int32)])
             return [StepRow(batch, 0)]
-        total = sum(p.size for p in parts)
-        kinds: dict = {}
-        for k, p in enumerate(parts):
+        total = sum(map(_SIZE, parts))
+        one = len(set(map(type, parts))) == 1  # one kind of part (the usual case): no regrouping
+        kinds: dict = {type(parts[0]): None} if one else {}
+        for k, p in enumerate(() if one else parts):
             kinds.setdefault(type(p), []).append(k)
+        group = lambda ks: parts if one else [parts[k] for k in ks]  # noqa: E731
         if self.dedup:  # the distinct views of the batch, from each kind of part's distinct views
-            distinct = _concat([kind.distinct_all([parts[k] for k in ks]) for kind, ks in kinds.items()])
+            distinct = _concat([kind.distinct_all(group(ks)) for kind, ks in kinds.items()])
             if len(distinct) <= SMALL:
                 asked = distinct_sorted(distinct)
             else:
@@ -212,10 +216,13 @@ class Run:
         lookup = _table()  # view code -> stepper output row
         lookup[asked] = np.arange(len(asked), dtype=np.int32)
         try:
-            results: list = [None] * len(parts)
-            for kind, ks in kinds.items():  # parts of one kind answered together
-                for k, r in zip(ks, kind.resolve([parts[k] for k in ks], batch, lookup)):
-                    results[k] = r
+            if one:
+                results = list(type(parts[0]).resolve(parts, batch, lookup))
+            else:
+                results = [None] * len(parts)
+                for kind, ks in kinds.items():  # parts of one kind answered together
+                    for k, r in zip(ks, kind.resolve([parts[k] for k in ks], batch, lookup)):
+                        results[k] = r
             self._last_part = parts[-1]
             if self.trace is not None or self.on_batch is not None:
                 self._record(parts, batch, [lookup[p.codes()] for p in parts])
