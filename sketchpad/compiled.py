@@ -155,26 +155,41 @@ def look_up(table, idx, out):
 
 
 def pairs_of(sym, scans: list, base: int, total: int):
-    """pair_codes for carry-select scans (Pattern.many): (pairs, seen)."""
+    """pair_codes for carry-select scans (Pattern.many): (pairs, seen); the scans' index arrays
+    end to end a few million columns at a time (a 10,000-digit product's level: not 400 MB)."""
+    pairs = np.empty(total, dtype=np.int16)
+    seen = np.zeros(base * base, dtype=np.int64)
+    widths = np.array([p.limit - p.start for p in scans], dtype=np.int64)
+    ends = np.cumsum(widths)
+    lo = 0
+    while lo < len(scans):
+        hi = max(int(np.searchsorted(ends, ends[lo] - widths[lo] + CHUNK, side="right")), lo + 1)
+        part, at = scans[lo:hi], int(ends[lo] - widths[lo])
+        _pairs_into(sym, part, base, widths[lo:hi], pairs[at : int(ends[hi - 1])], seen)
+        lo = hi
+    return pairs, seen
+
+
+CHUNK = 1 << 22  # columns of one pair_codes call
+
+
+def _pairs_into(sym, scans, base, widths, pairs, seen) -> None:
     xs = [p.x.ids for p in scans]
-    xcat, xlen = np.concatenate(xs) if len(xs) > 1 else xs[0], np.array([len(a) for a in xs], dtype=np.int64)
+    # (concatenated even when one: rows show read-only arrays, which the signatures do not take)
+    xcat, xlen = np.concatenate(xs), np.array([len(a) for a in xs], dtype=np.int64)
     if scans[0].y is not None:
         ys = [p.y.ids for p in scans]
-        ycat, ylen = np.concatenate(ys) if len(ys) > 1 else ys[0], np.array([len(a) for a in ys], dtype=np.int64)
+        ycat, ylen = np.concatenate(ys), np.array([len(a) for a in ys], dtype=np.int64)
         yfixed = np.zeros(len(scans), dtype=np.uint8)
     else:
         ycat, ylen = np.zeros(0, dtype=np.int32), np.full(len(scans), -1, dtype=np.int64)
         yfixed = np.array([p.fixed.code if p.fixed is not None else sym[-1] for p in scans], dtype=np.uint8)
-    pairs = np.empty(total, dtype=np.int16)
-    seen = np.zeros(base * base, dtype=np.int64)
     starts = np.array([p.start for p in scans], dtype=np.int64)
-    widths = np.array([p.limit - p.start for p in scans], dtype=np.int64)
     pair_codes(
         sym, np.ascontiguousarray(xcat, dtype=np.int32), np.cumsum(xlen) - xlen, xlen,
         np.ascontiguousarray(ycat, dtype=np.int32), np.cumsum(np.maximum(ylen, 0)) - np.maximum(ylen, 0), ylen,
         yfixed, starts, widths, base, pairs, seen,
     )  # fmt: skip
-    return pairs, seen
 
 
 def kinds_of(where: np.ndarray, pairs: np.ndarray) -> np.ndarray:

@@ -68,9 +68,11 @@ def test_the_compiled_walk_equals_the_naive_walk(seed, S, L, n):
 
 @pytest.mark.parametrize("expr", PROBLEMS[-2:] + ["2" * 150 + " * " + "7" * 149, "9" * 300 + " // " + "7" * 120])
 def test_every_batch_compiled_or_none_the_same_sheets(expr, monkeypatch):
-    """Every carry-select batch through the compiled walk, then none: the same sheet, counters
-    and answer, and every computed cell still a row of its batch's stepper output."""
+    """Every carry-select batch through the compiled loops (a level's symbol pairs in chunks of a
+    few scans), then none: the same sheet, counters and answer, and every computed cell still a
+    row of its batch's stepper output."""
     monkeypatch.setattr(chains, "COMPILED", 0)
+    monkeypatch.setattr(compiled, "CHUNK", 500)  # a level's pairs a few scans at a time
     st = RecordingArray()
     fast = solve(expr, st)
     assert provenance_errors(expr, fast, st.outputs) == []
