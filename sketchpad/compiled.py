@@ -1,12 +1,16 @@
-"""Following a batch's carry-select scans as one compiled loop (numba), for long batches.
+"""The runtime's tight loops for long batches, compiled (numba).
 
 chains.py follows many rows with numpy passes (each pass cheap, but a level of a product's sum
 takes some twenty of them over every column).  Here each scan's chain is walked column by
 column, exactly as `chains._walk` does, in machine code: one pass that reads each column's kind,
-looks up the step the stepper gave that (kind, state) and moves on.  It decides nothing about
-symbols: it copies stepper output rows and the tables' flags (tests/test_chains.py holds it
-equal to the numpy ways).  carry_select.py loads this module on the first long batch (numba's
-import and the cached machine code cost some 0.3 s once a process; short batches never pay).
+looks up the step the stepper gave that (kind, state) and moves on, picking the steps to write
+as it goes (`follow_scans`).  With it: a level's symbol pairs and their histogram
+(`pair_codes`, for patterns.Pattern.many) and the write path's layout of new rows (`compact`,
+`lay_out`, `codes_at`, for placing.py).  None of them decides a symbol: they copy stepper output
+rows, columns and table bits (tests/test_compiled.py holds them equal to a naive walker and to
+the numpy ways).  The runtime loads this module on its first long batch (chains.long_enough):
+numba's import and the cached machine code cost some 0.3 s once a process; short batches never
+pay it.
 """
 
 from __future__ import annotations
