@@ -7,7 +7,7 @@ Each problem runs in a fresh process (so that its peak RSS is its own): the cert
 model on ONNX Runtime (sketchpad.steppers.get(), this device's cached certificate), the answer
 checked against Python's integers.  Columns: total seconds (wall), model seconds (inside the
 stepper's calls), runtime seconds (total minus model: the fixed runtime's own work; its modules,
-the compiled loops of sketchpad/compiled.py with them (numba's import, ~0.3 s), are imported
+the compiled loops of sketchpad/compiled.py with them (numba's import, ~0.4 s), are imported
 before the clock starts, a cost of the process, not of the problem), peak RSS of
 the process (Python, numpy, ONNX Runtime and the model included), batches, forward rows, views
 presented.  Then the reference stepper's runtime cost per presented view on the same problems
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import sketchpad  # noqa: E402
-import sketchpad.compiled  # noqa: E402, F401  (its compiled loops too: numba's import, ~0.3 s once a process)
+import sketchpad.compiled  # noqa: E402, F401  (its compiled loops too: numba's import, ~0.4 s once a process)
 import sketchpad.procedures  # noqa: E402, F401  (the runtime's modules load before any clock: once a process)
 from sketchpad.expr import Limits  # noqa: E402
 from sketchpad.model.environment import machine  # noqa: E402

@@ -323,7 +323,7 @@ def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L, t
     """The same by one compiled walk along every scan (compiled.py), for long batches (the padded
     arrays only for the patterns with pad), with each pattern's last step's row, and each
     field's steps to write for the patterns of one scan each (ts: their rows; placing.Masked)."""
-    from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
+    from . import compiled  # lazy: numba's import costs ~0.4 s once a process; short batches never pay it
 
     widths = lengths.astype(np.int64)
     kinds = np.concatenate([pat.kind for pat in pats]) if len(pats) > 1 else pats[0].kind

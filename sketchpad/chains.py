@@ -41,7 +41,7 @@ def gather(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
 
 def long_enough(columns: int) -> bool:
     """Whether a batch of this many columns goes through the compiled loops (numba: loaded on the
-    first such batch, ~0.3 s once a process; below, numpy passes cost less than that load)."""
+    first such batch, ~0.4 s once a process; below, numpy passes cost less than that load)."""
     return columns >= COMPILED
 
 

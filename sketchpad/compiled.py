@@ -9,7 +9,7 @@ as it goes (`follow_scans`).  With it: a level's symbol pairs and their histogra
 `lay_out`, `codes_at`, for placing.py).  None of them decides a symbol: they copy stepper output
 rows, columns and table bits (tests/test_compiled.py holds them equal to a naive walker and to
 the numpy ways).  The runtime loads this module on its first long batch (chains.long_enough):
-numba's import and the cached machine code cost some 0.3 s once a process; short batches never
+numba's import and the cached machine code cost some 0.4 s once a process; short batches never
 pay it.
 """
 
@@ -21,8 +21,10 @@ import numpy as np
 from numba import njit
 
 # numba's import leaves some 80,000 long-lived objects (its type system) that every later full
-# collection would walk (+45 ms each, measured): frozen, the collector skips them.  (Everything
-# alive now is frozen with them: still freed by reference counting, only not searched for cycles.)
+# collection would walk (+45 ms each, measured): frozen, the collector skips them.  Garbage is
+# collected first, so that no dead cycle is frozen; what is alive now is frozen with them (still
+# freed by reference counting, only never searched for cycles).
+gc.collect()
 gc.freeze()
 
 _SIGNATURE = (

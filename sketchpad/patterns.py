@@ -73,7 +73,7 @@ class Pattern:
         heads = ends - widths
         total = int(ends[-1])
         if long_enough(total):  # one compiled pass (compiled.py)
-            from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
+            from . import compiled  # lazy: numba's import costs ~0.4 s once a process; short batches never pay it
 
             pairs, seen = compiled.pairs_of(sym, scans, base, total)
             look_up = compiled.kinds_of

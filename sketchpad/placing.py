@@ -26,7 +26,7 @@ def masked(rows: np.ndarray, mask: np.ndarray) -> Masked:
     """rows[s, j] wherever mask[s, j], row by row."""
     S, L = mask.shape
     if long_enough(mask.size):
-        from . import compiled  # lazy: numba's import costs ~0.3 s once a process; short batches never pay it
+        from . import compiled  # lazy: numba's import costs ~0.4 s once a process; short batches never pay it
 
         out_rows, out_cols = np.empty(mask.size, dtype=np.int32), np.empty(mask.size, dtype=np.int32)
         counts, tops = np.empty(S, dtype=np.int64), np.empty(S, dtype=np.int64)
