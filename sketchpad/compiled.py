@@ -6,7 +6,7 @@ column, exactly as `chains._walk` does, in machine code: one pass that reads eac
 looks up the step the stepper gave that (kind, state) and moves on, picking the steps to write
 as it goes (`follow_scans`).  With it: a level's symbol pairs and their histogram
 (`pair_codes`, for patterns.Pattern.many) and the write path's layout of new rows (`compact`,
-`lay_out`, `codes_at`, for placing.py).  None of them decides a symbol: they copy stepper output
+`lay_out`, `look_up`, for placing.py).  None of them decides a symbol: they copy stepper output
 rows, columns and table bits (tests/test_compiled.py holds them equal to a naive walker and to
 the numpy ways).  The runtime loads this module on its first long batch (chains.long_enough):
 numba's import and the cached machine code cost some 0.4 s once a process; short batches never
@@ -153,9 +153,10 @@ def pair_codes(sym, xcat, xoff, xlen, ycat, yoff, ylen, yfixed, starts, widths, 
             seen[pairs[t - w]] -= 1
 
 
-@njit("void(int32[::1], int16[::1], int32[::1])", cache=True, nogil=True)
+@njit(["void(int32[::1], int16[::1], int32[::1])", "void(uint8[::1], int32[::1], uint8[::1])"], cache=True, nogil=True)
 def look_up(table, idx, out):
-    """out[t] = table[idx[t]] (a small table read along a long array: no intp copy of idx)."""
+    """out[t] = table[idx[t]] (a small table read along a long array: no intp copy of idx): a
+    level's kinds from its pairs, a write's symbols from its stepper output rows."""
     for t in range(idx.shape[0]):
         out[t] = table[idx[t]]
 
@@ -221,13 +222,6 @@ def compact(rows, mask, out_rows, out_cols, counts, tops):
         counts[s] = m - m0
         tops[s] = top
     return m
-
-
-@njit("void(uint8[::1], int32[::1], uint8[::1])", cache=True)
-def codes_at(table, rows, out):
-    """out[i] = table[rows[i]] (a small table read along a long array: no intp copy of rows)."""
-    for i in range(rows.shape[0]):
-        out[i] = table[rows[i]]
 
 
 _LAY_OUT = (

@@ -48,7 +48,7 @@ def codes(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
     from . import compiled  # lazy: as in `masked`
 
     out = np.empty(len(rows), dtype=np.uint8)
-    compiled.codes_at(np.ascontiguousarray(table, dtype=np.uint8), rows, out)
+    compiled.look_up(np.ascontiguousarray(table, dtype=np.uint8), rows, out)
     return out
 
 
