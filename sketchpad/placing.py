@@ -92,7 +92,7 @@ def lay_out(targets: list, starts, mask: np.ndarray, got: Masked, cells: np.ndar
 
 
 def _lay_out_compiled(targets, starts, got, cells, at, fresh) -> None:
-    from . import compiled  # lazy: as in `masked` (loaded there already)
+    from . import compiled  # lazy: as in `masked` (loaded already: got.cols came from a compiled loop)
 
     ks = np.array(fresh, dtype=np.int64)
     olds = [targets[s].ids for s in fresh]
