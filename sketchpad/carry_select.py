@@ -308,10 +308,10 @@ def _numpy(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L):
     ext = np.zeros(KN + U, dtype=np.int32)
     ext[:KN].reshape(K, n1)[:, 1:] = rows
     ext[KN:] = firsts
-    for bit, table in ((SYM_BIT, STEP_SYM), (FLAG_BIT, STEP_FLAG)):
+    for bit, (of_rows, of_firsts) in zip((SYM_BIT, FLAG_BIT), _has_fields(batch, rows, firsts)):
         has = np.zeros(KN + U, dtype=np.int32)
-        has[:KN].reshape(K, n1)[:, 1:] = table[batch.steps[rows]] != BLANK_CODE
-        has[KN:] = table[batch.steps[firsts]] != BLANK_CODE
+        has[:KN].reshape(K, n1)[:, 1:] = of_rows
+        has[KN:] = of_firsts
         ext |= has << bit
     code = gather(ext, at)
     del at, kinds, states  # (their memory serves the arrays below: fresh memory is slow to touch)
@@ -328,14 +328,20 @@ def _compiled(pats, koff, lengths, first_cls, firsts, classes, rows, batch, L, t
     widths = lengths.astype(np.int64)
     kinds = np.concatenate([pat.kind for pat in pats]) if len(pats) > 1 else pats[0].kind
     kstart = np.cumsum(widths - 1) - (widths - 1)
-    steps = batch.steps
-    has = [(t[steps[rows]] != BLANK_CODE, t[steps[firsts]] != BLANK_CODE) for t in (STEP_SYM, STEP_FLAG)]
+    has = _has_fields(batch, rows, firsts)
     takes = [np.array([t is not None for t in targets], dtype=bool) for targets in ts]
     followed, sym_mask, flag_mask, last, term, ends, *picked = compiled.follow_into(
         np.ascontiguousarray(kinds, dtype=np.int32), kstart, widths, np.array(koff, dtype=np.int64),
         first_cls, firsts.astype(np.int32), has[0][1], has[1][1], (classes, rows, has[0][0], has[1][0]), takes, pad, L,
     )  # fmt: skip
     return followed, [sym_mask, flag_mask], last, term, ends, [placing.Masked(*p) for p in picked]
+
+
+def _has_fields(batch: BatchSteps, rows: np.ndarray, firsts: np.ndarray) -> list:
+    """Whether the steps at stepper output rows `rows` (the tables) and `firsts` (each pattern's
+    first column) have a symbol, then whether they have a flag: [(rows', firsts'), (...)]."""
+    steps = batch.steps
+    return [(t[steps[rows]] != BLANK_CODE, t[steps[firsts]] != BLANK_CODE) for t in (STEP_SYM, STEP_FLAG)]
 
 
 def _has(code: np.ndarray, fld: str) -> np.ndarray:
@@ -402,7 +408,7 @@ def select_scans(op: str, xs: list, ys: list, carries: list, outs: list, starts:
         p.fixed_code = code
         w, wy = len(x.ids), len(y.ids) if y is not None else 0
         p.limit = limit = (w if w >= wy else wy) + 2  # (max(), without its call)
-        p.first_carry = BLANK_CODE if carry is None or not 0 <= start < len(carry.ids) else carry.code(start)
+        p.first_carry = carry.code(start) if carry is not None else BLANK_CODE  # (as __init__)
         p.start = start
         p.states = st
         p.size = 1 + (limit - start - 1) * len(st)

@@ -199,9 +199,10 @@ def _pairs_into(sym, scans, base, widths, pairs, seen) -> None:
     )  # fmt: skip
 
 
-def kinds_of(where: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    out = np.empty(len(pairs), dtype=np.int32)
-    look_up(where, pairs, out)
+def taken(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """table[idx] by `look_up`, as a new array of the table's type."""
+    out = np.empty(len(idx), dtype=table.dtype)
+    look_up(table, idx, out)
     return out
 
 

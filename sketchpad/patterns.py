@@ -76,7 +76,7 @@ class Pattern:
             from . import compiled  # lazy: numba's import costs ~0.4 s once a process; short batches never pay it
 
             pairs, seen = compiled.pairs_of(sym, scans, base, total)
-            look_up = compiled.kinds_of
+            look_up = compiled.taken
         else:
             a = _syms_of(sym, [p.x for p in scans], scans, total)
             if p0.y is not None:

@@ -47,9 +47,7 @@ def codes(table: np.ndarray, rows: np.ndarray) -> np.ndarray:
         return gather(table, rows)
     from . import compiled  # lazy: as in `masked`
 
-    out = np.empty(len(rows), dtype=np.uint8)
-    compiled.look_up(np.ascontiguousarray(table, dtype=np.uint8), rows, out)
-    return out
+    return compiled.taken(np.ascontiguousarray(table, dtype=np.uint8), rows)
 
 
 def lay_out(targets: list, starts, mask: np.ndarray, got: Masked, cells: np.ndarray) -> None:
